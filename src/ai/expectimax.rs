@@ -1,0 +1,232 @@
+//! The search player: expectimax over the player's moves and the new tiles.
+//!
+//! Max nodes try every move that changes the board; chance nodes average over where the new tile
+//! can appear as the rules say (2 at 90% / 4 at 10%, only 2s, a fixed edge cell, or none).
+//! Branches whose probability falls below a cutoff are evaluated by the heuristic instead of
+//! searched, chance nodes are cached in a transposition table, and the depth grows as the board
+//! fills up.
+
+use super::Player;
+use crate::board::Board;
+use crate::direction::Direction;
+use crate::grid::Grid;
+use crate::packed::Board4;
+use crate::rules::{FOUR_CHANCE, Rules, Spawn, edge_cell};
+use rand_core::Rng;
+use rustc_hash::FxHashMap;
+
+/// How hard the search tries.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Config {
+    /// A fixed depth (player moves looked ahead), or `None` to adapt it to the position.
+    pub depth: Option<u32>,
+    /// Branches less likely than this are evaluated, not searched.
+    pub min_probability: f32,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            depth: None,
+            min_probability: 1e-4,
+        }
+    }
+}
+
+/// What the search thinks of the best move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Advice {
+    /// The move.
+    pub direction: Direction,
+    /// Its expected evaluation (higher is better; 0 means every line loses).
+    pub value: f32,
+    /// The next best move and its value, if another move changes the board.
+    pub runner_up: Option<(Direction, f32)>,
+    /// True if the move reaches the goal tile right now.
+    pub wins: bool,
+    /// How deep the search looked.
+    pub depth: u32,
+}
+
+/// The expectimax player.
+#[derive(Clone, Debug, Default)]
+pub struct Expectimax {
+    config: Config,
+}
+
+impl Expectimax {
+    /// A player with the given configuration.
+    pub fn new(config: Config) -> Expectimax {
+        Expectimax { config }
+    }
+
+    /// The depth the search uses on `grid`: deeper as free cells run out and tiles diversify.
+    pub fn depth_for<G: Grid>(&self, grid: &G) -> u32 {
+        if let Some(depth) = self.config.depth {
+            return depth.max(1);
+        }
+        let n = grid.size();
+        let empty = grid.empty_count();
+        let mut seen = [false; 256];
+        let mut distinct = 0;
+        for r in 0..n {
+            for c in 0..n {
+                let e = usize::from(grid.get(r, c));
+                if e > 0 && !seen[e] {
+                    seen[e] = true;
+                    distinct += 1;
+                }
+            }
+        }
+        let depth = if empty >= n * n / 2 {
+            1
+        } else if empty >= 4 {
+            2
+        } else {
+            3
+        };
+        if distinct >= 10 && n <= 4 {
+            depth + 1
+        } else {
+            depth
+        }
+    }
+
+    /// Searches `grid` and says which move is best and why; `None` if no move changes it.
+    pub fn advise<G: Grid>(&self, grid: &G, rules: &Rules) -> Option<Advice> {
+        let depth = self.depth_for(grid);
+        let goal_pending = rules.goal().is_some() && !rules.goal_reached(grid);
+        let mut search = Search {
+            rules,
+            depth_limit: depth,
+            min_probability: self.config.min_probability,
+            cache: FxHashMap::default(),
+        };
+        let mut ranked: Vec<(Direction, f32, bool)> = Vec::with_capacity(4);
+        for direction in Direction::ALL {
+            let Some((next, _)) = grid.slide(direction) else {
+                continue;
+            };
+            if goal_pending && rules.goal_reached(&next) {
+                ranked.push((direction, f32::INFINITY, true));
+                continue;
+            }
+            let value = search.chance(&next, direction, 1, 1.0);
+            ranked.push((direction, value, false));
+        }
+        // Stable sort: ties keep the order of Direction::ALL.
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let (direction, value, wins) = *ranked.first()?;
+        Some(Advice {
+            direction,
+            value,
+            runner_up: ranked.get(1).map(|&(d, v, _)| (d, v)),
+            wins,
+            depth,
+        })
+    }
+}
+
+impl Expectimax {
+    /// [`Expectimax::advise`] on a plain board, searched on the packed engine when it fits.
+    pub fn advise_board(&self, board: &Board, rules: &Rules) -> Option<Advice> {
+        match Board4::from_board(board) {
+            Some(packed) => self.advise(&packed, rules),
+            None => self.advise(board, rules),
+        }
+    }
+}
+
+impl Player for Expectimax {
+    fn name(&self) -> &'static str {
+        "expectimax"
+    }
+
+    fn choose<G: Grid, R: Rng + ?Sized>(
+        &mut self,
+        grid: &G,
+        rules: &Rules,
+        _: &mut R,
+    ) -> Direction {
+        self.advise(grid, rules)
+            .map_or(Direction::Up, |advice| advice.direction)
+    }
+}
+
+struct Search<'a, G> {
+    rules: &'a Rules,
+    depth_limit: u32,
+    min_probability: f32,
+    /// Chance-node values by board, with the depth they were computed at.
+    cache: FxHashMap<G, (u32, f32)>,
+}
+
+impl<G: Grid> Search<'_, G> {
+    /// The best value over the player's moves from `grid` (0 if no move is possible: lost).
+    fn max_node(&mut self, grid: &G, depth: u32, probability: f32) -> f32 {
+        let mut best = 0.0f32;
+        for direction in Direction::ALL {
+            if let Some((next, _)) = grid.slide(direction) {
+                best = best.max(self.chance(&next, direction, depth + 1, probability));
+            }
+        }
+        best
+    }
+
+    /// The expected value of `grid` just after a move toward `moved`, before its new tile.
+    fn chance(&mut self, grid: &G, moved: Direction, depth: u32, probability: f32) -> f32 {
+        if depth > self.depth_limit || probability < self.min_probability {
+            return grid.heuristic().max(1.0);
+        }
+        match self.rules.spawn() {
+            Spawn::None => self.max_node(grid, depth, probability),
+            Spawn::Edge => match edge_cell(grid, moved) {
+                Some((r, c)) => {
+                    let mut next = *grid;
+                    next.set(r, c, 1);
+                    self.max_node(&next, depth, probability)
+                }
+                None => self.max_node(grid, depth, probability),
+            },
+            spawn @ (Spawn::Random | Spawn::Twos) => {
+                if let Some(&(cached_depth, value)) = self.cache.get(grid)
+                    && cached_depth <= depth
+                {
+                    return value;
+                }
+                let value =
+                    self.average_over_spawns(grid, spawn == Spawn::Random, depth, probability);
+                self.cache.insert(*grid, (depth, value));
+                value
+            }
+        }
+    }
+
+    fn average_over_spawns(&mut self, grid: &G, fours: bool, depth: u32, probability: f32) -> f32 {
+        let empty = grid.empty_count();
+        if empty == 0 {
+            return self.max_node(grid, depth, probability);
+        }
+        let n = grid.size();
+        let per_cell = probability / empty as f32;
+        let four = FOUR_CHANCE as f32;
+        let mut total = 0.0;
+        for r in 0..n {
+            for c in 0..n {
+                if grid.get(r, c) != 0 {
+                    continue;
+                }
+                let mut next = *grid;
+                next.set(r, c, 1);
+                if fours {
+                    total += (1.0 - four) * self.max_node(&next, depth, per_cell * (1.0 - four));
+                    next.set(r, c, 2);
+                    total += four * self.max_node(&next, depth, per_cell * four);
+                } else {
+                    total += self.max_node(&next, depth, per_cell);
+                }
+            }
+        }
+        total / empty as f32
+    }
+}

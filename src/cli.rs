@@ -1,0 +1,330 @@
+//! The command line: argument parsing (clap), knob validation, dispatch and exit codes.
+//!
+//! Exit codes: 0 on success (also when stdout is closed early), 2 for bad arguments or a bad
+//! `--board` file, 1 for any other failure.
+
+use crate::ai::{Expectimax, PlayerKind, RandomPlayer, expectimax};
+use crate::bench::{self, BenchConfig};
+use crate::best::{BestScores, data_dir};
+use crate::console::{Console, MenuStyle, Settings};
+use crate::game::Game;
+use crate::grid::Grid;
+use crate::playout::default_attempt_limit;
+use crate::random::{os_seed, seeded};
+use crate::rules::{Rules, Scoring, Spawn, Variant};
+use crate::save::{SAVE_FILE, read_board_file};
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand};
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Power-11: slide tiles on a 4x4 or 5x5 board, merge equal ones, reach 2048.
+/// Also plays the rest of the 2048 family, and lets the computer play.
+#[derive(Parser, Debug)]
+#[command(name = "power11", version, after_help = AFTER_HELP)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+
+    #[command(flatten)]
+    rules: RulesArgs,
+
+    /// Seed the random number generator: the same seed and input give the same output.
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+
+    /// Start the first game from this board file (a grid of numbers, a framed board, or a save).
+    #[arg(long, value_name = "FILE")]
+    board: Option<PathBuf>,
+
+    /// Let the computer play one game in the console, then exit.
+    #[arg(long, value_name = "PLAYER")]
+    autoplay: Option<PlayerKind>,
+
+    /// With --autoplay: wait this many milliseconds after each move.
+    #[arg(long, value_name = "MS", requires = "autoplay")]
+    delay: Option<u64>,
+
+    /// With --autoplay: stop after this many attempted moves.
+    #[arg(long, value_name = "N", requires = "autoplay")]
+    max_moves: Option<u64>,
+
+    /// With --autoplay expectimax: search this many moves deep instead of adapting the depth.
+    #[arg(long, value_name = "N", requires = "autoplay", value_parser = clap::value_parser!(u32).range(1..=8))]
+    depth: Option<u32>,
+}
+
+const AFTER_HELP: &str = "\
+Commands in a game: u d l r (move), s (save to power11.saved), b (back/undo), a (advice), q (quit).
+Examples:
+  power11                                play Power-11 (menu: e = Easy 5x5, h = Hard 4x4)
+  power11 --variant classic              classic 2048 with best score and keep-playing
+  power11 --board B1.txt --variant edge  start from a board file
+  power11 --autoplay expectimax --seed 1 watch the search player win
+  power11 bench --player random --games 100000 --jobs 1";
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play many games headless with a computer player and print statistics.
+    Bench(BenchArgs),
+}
+
+#[derive(Args, Debug)]
+struct BenchArgs {
+    /// Who plays.
+    #[arg(long, value_name = "PLAYER")]
+    player: PlayerKind,
+
+    /// How many games.
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+    games: u64,
+
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "J", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    jobs: Option<u64>,
+
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    json: bool,
+
+    /// The base seed (game i gets its own seed derived from it; default: random, and printed).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+
+    /// Stop a game after this many attempted moves.
+    #[arg(long, value_name = "N")]
+    max_moves: Option<u64>,
+
+    /// Expectimax: search this many moves deep instead of adapting the depth.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=8))]
+    depth: Option<u32>,
+
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+/// The variant and the knobs that override it.
+#[derive(Args, Debug)]
+struct RulesArgs {
+    /// The rule set.
+    #[arg(long, value_name = "NAME", value_enum, default_value = "power11")]
+    variant: Variant,
+
+    /// Board size (3 to 8), for every variant.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(3..=8))]
+    size: Option<u8>,
+
+    /// The goal tile (a power of two from 8 to 1048576), or `none`.
+    #[arg(long, value_name = "V", value_parser = parse_goal)]
+    goal: Option<Goal>,
+
+    /// Where new tiles appear.
+    #[arg(long, value_name = "RULE", value_enum)]
+    spawn: Option<Spawn>,
+
+    /// How the score counts.
+    #[arg(long, value_name = "RULE", value_enum)]
+    score: Option<Scoring>,
+
+    /// Start with each cell a 2 with probability P (0 < P <= 1).
+    #[arg(long, value_name = "P", value_parser = parse_fill)]
+    fill: Option<f64>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Goal(Option<u64>);
+
+fn parse_goal(text: &str) -> Result<Goal, String> {
+    if text.eq_ignore_ascii_case("none") {
+        return Ok(Goal(None));
+    }
+    let value: u64 = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number or 'none'"))?;
+    Rules::classic()
+        .with_goal(Some(value))
+        .map(|_| Goal(Some(value)))
+        .map_err(|e| e.to_string())
+}
+
+fn parse_fill(text: &str) -> Result<f64, String> {
+    let p: f64 = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number"))?;
+    Rules::edge()
+        .with_fill(p)
+        .map(|_| p)
+        .map_err(|e| e.to_string())
+}
+
+impl RulesArgs {
+    fn rules(&self) -> anyhow::Result<Rules> {
+        let mut rules = Rules::preset(self.variant);
+        if let Some(size) = self.size {
+            rules = rules.with_size(usize::from(size))?;
+        }
+        if let Some(Goal(goal)) = self.goal {
+            rules = rules.with_goal(goal)?;
+        }
+        if let Some(spawn) = self.spawn {
+            rules = rules.with_spawn(spawn);
+        }
+        if let Some(scoring) = self.score {
+            rules = rules.with_scoring(scoring);
+        }
+        if let Some(p) = self.fill {
+            rules = rules.with_fill(p)?;
+        }
+        Ok(rules)
+    }
+}
+
+/// A problem with what the user asked for (exit code 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct UsageError(String);
+
+/// Parses the arguments, runs, and turns the outcome into an exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            let code = if e.downcast_ref::<UsageError>().is_some() {
+                2
+            } else {
+                1
+            };
+            let _ = writeln!(io::stderr(), "power11: {e:#}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Runs what the arguments ask for.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    if let Some(Command::Bench(args)) = &cli.command {
+        return run_bench(args);
+    }
+    let rules = cli.rules.rules()?;
+    let seed = cli.seed.unwrap_or_else(os_seed);
+    let mut rng = seeded(seed);
+    let first_game = match &cli.board {
+        Some(path) => {
+            let states = read_board_file(path).map_err(|e| UsageError(e.to_string()))?;
+            let size = states[0].board.size();
+            if let Some(wanted) = cli.rules.size.filter(|&n| usize::from(n) != size) {
+                let message = format!(
+                    "{} holds a {size}x{size} board, but --size is {wanted}",
+                    path.display()
+                );
+                return Err(UsageError(message).into());
+            }
+            Some(states)
+        }
+        None => None,
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    if let Some(kind) = cli.autoplay {
+        let game = match &first_game {
+            Some(states) => Game::from_states(rules, states)?,
+            None => Game::new(rules, &mut rng),
+        };
+        let delay = Duration::from_millis(cli.delay.unwrap_or(0));
+        let limit = cli
+            .max_moves
+            .unwrap_or_else(|| default_attempt_limit(&rules));
+        let config = expectimax::Config {
+            depth: cli.depth,
+            ..Default::default()
+        };
+        return Ok(match kind {
+            PlayerKind::Random => {
+                crate::autoplay::run(&mut out, game, &mut RandomPlayer, &mut rng, delay, limit)
+            }
+            PlayerKind::Expectimax => {
+                let mut player = Expectimax::new(config);
+                crate::autoplay::run(&mut out, game, &mut player, &mut rng, delay, limit)
+            }
+        }?);
+    }
+    let menu = if rules.variant() == Variant::Power11 && cli.rules.size.is_none() {
+        MenuStyle::EasyHard
+    } else {
+        MenuStyle::OneSize
+    };
+    let mut best = BestScores::in_memory();
+    if rules.tracks_best()
+        && let Some(dir) = data_dir()
+    {
+        let (loaded, warning) = BestScores::load(&dir);
+        best = loaded;
+        if let Some(warning) = warning {
+            writeln!(out, "Note: {warning}")?;
+        }
+    }
+    let settings = Settings {
+        rules,
+        menu,
+        save_path: PathBuf::from(SAVE_FILE),
+        first_game,
+        best,
+    };
+    let stdin = io::stdin();
+    Console::new(settings, rng, stdin.lock(), &mut out).run()?;
+    Ok(())
+}
+
+fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
+    let rules = args.rules.rules()?;
+    let jobs = match args.jobs {
+        Some(j) => j as usize,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let config = BenchConfig {
+        rules,
+        player: args.player,
+        search: expectimax::Config {
+            depth: args.depth,
+            ..Default::default()
+        },
+        games: args.games,
+        jobs,
+        seed: args.seed.unwrap_or_else(os_seed),
+        max_attempts: args
+            .max_moves
+            .unwrap_or_else(|| default_attempt_limit(&rules)),
+    };
+    let bar = io::stderr()
+        .is_terminal()
+        .then(|| indicatif::ProgressBar::new(args.games));
+    let tick = || {
+        if let Some(bar) = &bar {
+            bar.inc(1);
+        }
+    };
+    let report = bench::run(&config, &tick).context("cannot start the worker threads")?;
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let text = if args.json {
+        format!("{}\n", serde_json::to_string(&report)?)
+    } else {
+        report.to_text()
+    };
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,282 @@
+//! An interactive game: rules, the current board and score, and the undo history.
+
+use crate::board::Board;
+use crate::direction::Direction;
+use crate::grid::Grid;
+use crate::rules::{Rules, Turn};
+use rand_core::Rng;
+use thiserror::Error;
+
+/// A board and the score that goes with it: one entry of the history and of a save file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    /// The board.
+    pub board: Board,
+    /// The score when the board looked like this.
+    pub score: i64,
+}
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Moves can be made.
+    Playing,
+    /// The goal tile is on the board (and the player has not chosen to keep playing).
+    Won,
+    /// No move changes the board and the goal was never reached.
+    Lost,
+    /// No move changes the board, in a game with no goal or whose goal was already passed.
+    Over,
+}
+
+/// Why a game could not be restored from snapshots.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GameError {
+    /// No snapshot at all.
+    #[error("no game state to restore")]
+    Empty,
+    /// A snapshot's board size differs from the first one's.
+    #[error("state {index} is {found}x{found}, the current board is {expected}x{expected}")]
+    MixedSizes {
+        /// Position in the list (1 = current).
+        index: usize,
+        /// The current board's size.
+        expected: usize,
+        /// This one's.
+        found: usize,
+    },
+}
+
+/// A game in progress with full undo history.
+///
+/// Invariant: every history board has the current board's size; `rules.size()` is that size.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Rules,
+    current: Snapshot,
+    /// Earlier states, oldest first; the last one is the state before the latest move.
+    history: Vec<Snapshot>,
+    /// The player chose to keep playing past the goal.
+    continued: bool,
+}
+
+impl Game {
+    /// A new game: the rules' starting board, score 0.
+    pub fn new<R: Rng + ?Sized>(rules: Rules, rng: &mut R) -> Game {
+        let board = rules.new_board(rng);
+        Game::from_board(rules, board)
+    }
+
+    /// A game starting from `board` with score 0; the rules take the board's size.
+    pub fn from_board(rules: Rules, board: Board) -> Game {
+        Game {
+            rules: rules
+                .with_size(board.size())
+                .expect("a Board has a valid size"),
+            current: Snapshot { board, score: 0 },
+            history: Vec::new(),
+            continued: false,
+        }
+    }
+
+    /// Restores a game from states in save-file order: current first, then older ones, newest
+    /// first. The rules take the boards' size.
+    pub fn from_states(rules: Rules, states: &[Snapshot]) -> Result<Game, GameError> {
+        let (current, older) = states.split_first().ok_or(GameError::Empty)?;
+        let expected = current.board.size();
+        for (i, s) in states.iter().enumerate() {
+            if s.board.size() != expected {
+                return Err(GameError::MixedSizes {
+                    index: i + 1,
+                    expected,
+                    found: s.board.size(),
+                });
+            }
+        }
+        let mut game = Game::from_board(rules, current.board);
+        game.current.score = current.score;
+        game.history = older.iter().rev().copied().collect();
+        Ok(game)
+    }
+
+    /// All states in save-file order: current first, then older ones, newest first.
+    pub fn states(&self) -> impl Iterator<Item = &Snapshot> {
+        std::iter::once(&self.current).chain(self.history.iter().rev())
+    }
+
+    /// The rules this game is played by.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    /// The current board.
+    pub fn board(&self) -> &Board {
+        &self.current.board
+    }
+    /// The current score.
+    pub fn score(&self) -> i64 {
+        self.current.score
+    }
+    /// How many moves can be undone.
+    pub fn undo_depth(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Plays a move. A move that changes nothing leaves the board as it is (and, under move
+    /// scoring, costs a point, which undo can give back).
+    pub fn play<R: Rng + ?Sized>(&mut self, direction: Direction, rng: &mut R) -> Turn {
+        let before = self.current;
+        let turn = self
+            .rules
+            .apply_move(&mut self.current.board, direction, rng);
+        self.current.score = self.current.score.saturating_add(turn.score_delta);
+        if self.current != before {
+            self.history.push(before);
+        }
+        turn
+    }
+
+    /// Goes back one state; false if there is nothing to undo.
+    pub fn undo(&mut self) -> bool {
+        match self.history.pop() {
+            Some(previous) => {
+                self.current = previous;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Accepts the offer to keep playing past the goal (only meaningful when [`Status::Won`]).
+    pub fn keep_playing(&mut self) {
+        self.continued = true;
+    }
+
+    /// Where the game stands now.
+    pub fn status(&self) -> Status {
+        let board = &self.current.board;
+        let reached = self.rules.goal_reached(board);
+        if reached && !self.continued {
+            Status::Won
+        } else if board.can_move() {
+            Status::Playing
+        } else if self.rules.goal().is_some() && !reached {
+            Status::Lost
+        } else {
+            Status::Over
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::random::seeded;
+
+    fn board(rows: &[&[u64]]) -> Board {
+        Board::from_values(&rows.iter().map(|r| r.to_vec()).collect::<Vec<_>>()).unwrap()
+    }
+
+    #[test]
+    fn a_move_scores_spawns_and_can_be_undone() {
+        let mut rng = seeded(3);
+        let start = board(&[&[2, 2, 0, 0], &[0; 4], &[0; 4], &[0; 4]]);
+        let mut game = Game::from_board(Rules::power11(4).unwrap(), start);
+        let turn = game.play(Direction::Left, &mut rng);
+        assert!(turn.moved);
+        assert_eq!(game.score(), 4);
+        assert_eq!(game.board().get(0, 0), 2);
+        assert_eq!(
+            game.board().exponents().iter().filter(|&&e| e > 0).count(),
+            2
+        );
+        assert!(game.undo());
+        assert_eq!((game.board(), game.score()), (&start, 0));
+        assert!(!game.undo());
+    }
+
+    #[test]
+    fn a_move_that_changes_nothing_is_not_made() {
+        let mut rng = seeded(3);
+        let start = board(&[&[2, 4, 0, 0], &[0; 4], &[0; 4], &[0; 4]]);
+        let mut game = Game::from_board(Rules::power11(4).unwrap(), start);
+        assert!(!game.play(Direction::Left, &mut rng).moved);
+        assert_eq!(
+            (game.board(), game.score(), game.undo_depth()),
+            (&start, 0, 0)
+        );
+    }
+
+    #[test]
+    fn winning_move_still_spawns_then_game_is_won() {
+        let mut rng = seeded(3);
+        let start = board(&[&[1024, 1024, 0, 0], &[0; 4], &[0; 4], &[0; 4]]);
+        let mut game = Game::from_board(Rules::power11(4).unwrap(), start);
+        game.play(Direction::Left, &mut rng);
+        assert_eq!(game.status(), Status::Won);
+        assert_eq!(game.score(), 2048);
+        assert_eq!(
+            game.board().exponents().iter().filter(|&&e| e > 0).count(),
+            2
+        );
+    }
+
+    #[test]
+    fn stuck_board_is_lost_or_over() {
+        let stuck = board(&[&[2, 4, 2], &[4, 2, 4], &[2, 4, 2]]);
+        assert_eq!(
+            Game::from_board(Rules::mini(), stuck).status(),
+            Status::Lost
+        );
+        assert_eq!(
+            Game::from_board(Rules::edge(), stuck).status(),
+            Status::Over
+        );
+    }
+
+    #[test]
+    fn keep_playing_turns_won_into_playing() {
+        let won = board(&[&[2048, 0, 0, 0], &[0; 4], &[0; 4], &[0; 4]]);
+        let mut game = Game::from_board(Rules::classic(), won);
+        assert_eq!(game.status(), Status::Won);
+        game.keep_playing();
+        assert_eq!(game.status(), Status::Playing);
+    }
+
+    #[test]
+    fn states_round_trip_in_save_order() {
+        let mut rng = seeded(9);
+        let mut game = Game::new(Rules::power11(5).unwrap(), &mut rng);
+        for d in [
+            Direction::Left,
+            Direction::Up,
+            Direction::Right,
+            Direction::Down,
+        ] {
+            game.play(d, &mut rng);
+        }
+        let states: Vec<Snapshot> = game.states().copied().collect();
+        let restored = Game::from_states(Rules::power11(4).unwrap(), &states).unwrap();
+        assert_eq!(restored.states().copied().collect::<Vec<_>>(), states);
+        assert_eq!(restored.rules().size(), 5);
+    }
+
+    #[test]
+    fn mixed_sizes_are_refused() {
+        let a = Snapshot {
+            board: Board::empty(4).unwrap(),
+            score: 0,
+        };
+        let b = Snapshot {
+            board: Board::empty(5).unwrap(),
+            score: 0,
+        };
+        assert_eq!(
+            Game::from_states(Rules::classic(), &[a, b]).unwrap_err(),
+            GameError::MixedSizes {
+                index: 2,
+                expected: 4,
+                found: 5
+            }
+        );
+    }
+}

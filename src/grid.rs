@@ -1,0 +1,59 @@
+//! What the rules and the players need from a board, whatever its representation.
+//!
+//! [`crate::Board`] is the plain, exact representation for any size; [`crate::Board4`] is the
+//! packed 4x4 one used where speed matters. Rules and players are written once, against this trait.
+
+use crate::direction::Direction;
+use std::hash::Hash;
+
+/// A square board of tile exponents (`0` = empty, `k` = the tile `2^k`).
+pub trait Grid: Copy + Eq + Hash {
+    /// The number of rows (= columns).
+    fn size(&self) -> usize;
+
+    /// The exponent at `row`, `col` (both below [`Grid::size`]).
+    fn get(&self, row: usize, col: usize) -> u8;
+
+    /// Puts exponent `exponent` at `row`, `col`.
+    fn set(&mut self, row: usize, col: usize, exponent: u8);
+
+    /// The board after sliding toward `direction` and the points the merges score, or `None`
+    /// if the move changes nothing.
+    fn slide(&self, direction: Direction) -> Option<(Self, u64)>;
+
+    /// How many cells are empty.
+    fn empty_count(&self) -> usize;
+
+    /// The largest exponent on the board (`0` if it is empty).
+    fn max_exponent(&self) -> u8;
+
+    /// Whether any move changes the board.
+    fn can_move(&self) -> bool {
+        self.empty_count() > 0 || Direction::ALL.iter().any(|&d| self.slide(d).is_some())
+    }
+
+    /// The `k`-th empty cell in row-major order, if there are more than `k`.
+    fn nth_empty(&self, k: usize) -> Option<(usize, usize)> {
+        let n = self.size();
+        (0..n * n)
+            .map(|i| (i / n, i % n))
+            .filter(|&(r, c)| self.get(r, c) == 0)
+            .nth(k)
+    }
+
+    /// A number that grows with how promising the position is, for search players.
+    ///
+    /// It is the sum of [`crate::ai::heuristic::line_score`] over every row and column.
+    fn heuristic(&self) -> f32;
+}
+
+/// The cell that is the `k`-th one of line `line` when the board of size `n` is read in the
+/// direction of motion of `direction` (k = 0 is the cell at the wall tiles move toward).
+pub fn line_cell(n: usize, direction: Direction, line: usize, k: usize) -> (usize, usize) {
+    match direction {
+        Direction::Left => (line, k),
+        Direction::Right => (line, n - 1 - k),
+        Direction::Up => (k, line),
+        Direction::Down => (n - 1 - k, line),
+    }
+}

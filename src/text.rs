@@ -1,0 +1,551 @@
+//! The text format of boards: how the game prints them, and how save files and board files are
+//! read back. This module is the only one that knows what a board looks like on screen.
+
+use crate::board::{Board, BoardError, MAX_SIZE, MIN_SIZE, exponent_of, tile_value};
+use crate::game::{Snapshot, Status};
+use crate::grid::Grid;
+use std::fmt::Write as _;
+use thiserror::Error;
+
+/// The narrowest a cell is printed.
+pub const MIN_CELL_WIDTH: usize = 4;
+
+/// What is wrong with a line of a board or save file.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Problem {
+    /// The file has no board at all.
+    #[error("no board found")]
+    Empty,
+    /// A state does not start with a score line.
+    #[error("expected a 'Score: N' line, found '{0}'")]
+    ExpectedScore(String),
+    /// The score is not an integer.
+    #[error("bad score '{0}': expected a whole number")]
+    BadScore(String),
+    /// A board does not start with its frame.
+    #[error("expected a line of '#' (the top of a board), found '{0}'")]
+    ExpectedTopFrame(String),
+    /// The file ends inside a board.
+    #[error("the board is not closed by a line of '#'")]
+    MissingBottomFrame,
+    /// A framed row does not have the frame's width.
+    #[error("ragged row: {found} characters wide, the frame is {expected}")]
+    Ragged {
+        /// The frame's width.
+        expected: usize,
+        /// This row's width.
+        found: usize,
+    },
+    /// A framed row does not start and end with '#'.
+    #[error("a board row must start and end with '#'")]
+    RowNotFramed,
+    /// A row has the wrong number of cells.
+    #[error("expected {expected} cells, found {found}")]
+    CellCount {
+        /// The first row's count.
+        expected: usize,
+        /// This row's.
+        found: usize,
+    },
+    /// The board is not square.
+    #[error("expected {expected} rows of {expected} cells, found {found} rows")]
+    RowCount {
+        /// Cells per row.
+        expected: usize,
+        /// Rows found.
+        found: usize,
+    },
+    /// A cell is not a number.
+    #[error("'{0}' is not a number")]
+    NotNumber(String),
+    /// A cell or the size is invalid.
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    /// A later state has a different size than the first.
+    #[error("this board is {found}x{found}, the first one is {expected}x{expected}")]
+    MixedSizes {
+        /// The first board's size.
+        expected: usize,
+        /// This one's.
+        found: usize,
+    },
+}
+
+/// A [`Problem`] and the 1-based line it was found on.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("line {line}: {problem}")]
+pub struct ParseError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong there.
+    pub problem: Problem,
+}
+
+fn fail<T>(line: usize, problem: Problem) -> Result<T, ParseError> {
+    Err(ParseError { line, problem })
+}
+
+/// The board as the game prints it: a frame of `#`, cells right-aligned in a field of 4
+/// characters (wider if a tile needs more digits, the same width for the whole board) joined by
+/// `|`. Ends with a newline.
+pub fn render_board(board: &Board) -> String {
+    let n = board.size();
+    let width = board
+        .exponents()
+        .iter()
+        .map(|&e| tile_value(e).to_string().len())
+        .max()
+        .unwrap_or(0)
+        .max(MIN_CELL_WIDTH);
+    let frame = "#".repeat(2 + n * width + (n - 1));
+    let mut out = String::with_capacity((frame.len() + 1) * (n + 2));
+    out.push_str(&frame);
+    out.push('\n');
+    for r in 0..n {
+        out.push('#');
+        for c in 0..n {
+            if c > 0 {
+                out.push('|');
+            }
+            let e = board.get(r, c);
+            if e == 0 {
+                out.extend(std::iter::repeat_n(' ', width));
+            } else {
+                let _ = write!(out, "{:>width$}", tile_value(e));
+            }
+        }
+        out.push_str("#\n");
+    }
+    out.push_str(&frame);
+    out.push('\n');
+    out
+}
+
+/// A state as saved and shown: the `Score: N` line, then the board.
+pub fn render_state(state: &Snapshot) -> String {
+    format!("Score: {}\n{}", state.score, render_board(&state.board))
+}
+
+/// The whole save file for `states` (current first, then older ones, newest first).
+pub fn render_save<'a>(states: impl IntoIterator<Item = &'a Snapshot>) -> String {
+    states.into_iter().map(render_state).collect()
+}
+
+/// The line that ends a game in status `status` with score `score`, or `None` while playing.
+pub fn end_message(status: Status, score: i64) -> Option<String> {
+    match status {
+        Status::Playing => None,
+        Status::Won => Some(format!("YOU WON WITH A SCORE OF {score}")),
+        Status::Lost => Some("YOU LOST!".to_string()),
+        Status::Over => Some(format!("Game Over! Final score: {score}")),
+    }
+}
+
+/// The lines of a text file: BOM, `\r` and trailing blanks removed.
+fn lines_of(text: &str) -> Vec<&str> {
+    text.strip_prefix('\u{feff}')
+        .unwrap_or(text)
+        .lines()
+        .map(str::trim_end)
+        .collect()
+}
+
+/// Reads a save file strictly: one or more states, each a `Score: N` line and a framed board,
+/// all of one size. Blank lines are allowed only at the end.
+pub fn parse_save(text: &str) -> Result<Vec<Snapshot>, ParseError> {
+    parse_framed(&lines_of(text), true)
+}
+
+/// Reads a board file in any accepted format: a grid of numbers (blanks or commas, 0 = empty,
+/// optionally preceded by a line holding just the size), a framed board with or without a
+/// `Score:` line, or a whole save file.
+pub fn parse_board_file(text: &str) -> Result<Vec<Snapshot>, ParseError> {
+    let lines = lines_of(text);
+    let first = lines.iter().map(|l| l.trim_start()).find(|l| !l.is_empty());
+    match first {
+        None => fail(1, Problem::Empty),
+        Some(l) if l.starts_with('#') || l.starts_with("Score:") => parse_framed(&lines, false),
+        Some(_) => parse_numbers(&lines).map(|s| vec![s]),
+    }
+}
+
+fn is_frame(line: &str) -> bool {
+    !line.is_empty() && line.bytes().all(|b| b == b'#')
+}
+
+fn parse_cell(text: &str) -> Result<u8, Problem> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(0);
+    }
+    let value: u64 = text
+        .parse()
+        .map_err(|_| Problem::NotNumber(shorten(text)))?;
+    Ok(exponent_of(value)?)
+}
+
+/// At most 30 characters of `text`, for messages that quote input.
+fn shorten(text: &str) -> String {
+    if text.chars().count() <= 30 {
+        text.to_string()
+    } else {
+        text.chars().take(30).chain("...".chars()).collect()
+    }
+}
+
+fn parse_framed(lines: &[&str], require_score: bool) -> Result<Vec<Snapshot>, ParseError> {
+    let end = lines
+        .iter()
+        .rposition(|l| !l.is_empty())
+        .map_or(0, |p| p + 1);
+    if end == 0 {
+        return fail(1, Problem::Empty);
+    }
+    let mut states: Vec<Snapshot> = Vec::new();
+    let mut i = 0;
+    while i < end {
+        let score = match lines[i].strip_prefix("Score:") {
+            Some(rest) => {
+                let score = rest
+                    .trim()
+                    .parse::<i64>()
+                    .or_else(|_| fail(i + 1, Problem::BadScore(shorten(rest.trim()))))?;
+                i += 1;
+                score
+            }
+            None if require_score || !states.is_empty() => {
+                return fail(i + 1, Problem::ExpectedScore(shorten(lines[i])));
+            }
+            None => 0,
+        };
+        let (board, next) = parse_framed_board(lines, i, end)?;
+        if let Some(first) = states.first() {
+            let expected = first.board.size();
+            if board.size() != expected {
+                let problem = Problem::MixedSizes {
+                    expected,
+                    found: board.size(),
+                };
+                return fail(i + 1, problem);
+            }
+        }
+        states.push(Snapshot { board, score });
+        i = next;
+    }
+    Ok(states)
+}
+
+/// Reads one framed board whose top frame is `lines[start]`; returns it and the index of the
+/// line after its bottom frame.
+fn parse_framed_board(
+    lines: &[&str],
+    start: usize,
+    end: usize,
+) -> Result<(Board, usize), ParseError> {
+    let top = match lines.get(start) {
+        Some(l) if start < end && is_frame(l) => *l,
+        Some(l) if start < end => return fail(start + 1, Problem::ExpectedTopFrame(shorten(l))),
+        _ => return fail(start + 1, Problem::MissingBottomFrame),
+    };
+    let width = top.chars().count();
+    let mut cells: Vec<u8> = Vec::new();
+    let mut per_row = 0;
+    let mut rows = 0;
+    let mut i = start + 1;
+    loop {
+        if i >= end {
+            return fail(i + 1, Problem::MissingBottomFrame);
+        }
+        let line = lines[i];
+        let found = line.chars().count();
+        if found != width {
+            return fail(
+                i + 1,
+                Problem::Ragged {
+                    expected: width,
+                    found,
+                },
+            );
+        }
+        if is_frame(line) {
+            break;
+        }
+        let inner = line
+            .strip_prefix('#')
+            .and_then(|l| l.strip_suffix('#'))
+            .ok_or(ParseError {
+                line: i + 1,
+                problem: Problem::RowNotFramed,
+            })?;
+        let row: Vec<u8> = inner
+            .split('|')
+            .map(parse_cell)
+            .collect::<Result<_, _>>()
+            .or_else(|p| fail(i + 1, p))?;
+        if rows == 0 {
+            per_row = row.len();
+        } else if row.len() != per_row {
+            return fail(
+                i + 1,
+                Problem::CellCount {
+                    expected: per_row,
+                    found: row.len(),
+                },
+            );
+        }
+        if rows == MAX_SIZE {
+            return fail(
+                i + 1,
+                Problem::RowCount {
+                    expected: per_row,
+                    found: rows + 1,
+                },
+            );
+        }
+        cells.extend(row);
+        rows += 1;
+        i += 1;
+    }
+    if rows != per_row || !(MIN_SIZE..=MAX_SIZE).contains(&rows) {
+        let problem = if rows == per_row {
+            Problem::Board(BoardError::BadSize(rows))
+        } else {
+            Problem::RowCount {
+                expected: per_row,
+                found: rows,
+            }
+        };
+        return fail(i + 1, problem);
+    }
+    let board = Board::from_exponents(rows, &cells).or_else(|e| fail(i + 1, e.into()))?;
+    Ok((board, i + 1))
+}
+
+fn parse_numbers(lines: &[&str]) -> Result<Snapshot, ParseError> {
+    let mut rows: Vec<(usize, Vec<u8>)> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let tokens: Vec<&str> = line
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+            .collect();
+        if tokens.is_empty() {
+            continue;
+        }
+        let row: Vec<u8> = tokens
+            .iter()
+            .map(|t| parse_cell(t))
+            .collect::<Result<_, _>>()
+            .or_else(|p| fail(i + 1, p))?;
+        rows.push((i + 1, row));
+    }
+    // An optional first line holding just the size, as some board files have.
+    if let [(_, first), rest @ ..] = rows.as_slice()
+        && first.len() == 1
+        && rest.first().is_some_and(|(_, r)| r.len() > 1)
+    {
+        let size_line = rows[0].0;
+        let size = lines[size_line - 1].trim().trim_matches(',').trim();
+        let declared: usize = size.parse().unwrap_or(0);
+        rows.remove(0);
+        if rows.len() != declared || rows[0].1.len() != declared {
+            return fail(
+                size_line,
+                Problem::RowCount {
+                    expected: declared,
+                    found: rows.len(),
+                },
+            );
+        }
+    }
+    let per_row = rows.first().map_or(0, |(_, r)| r.len());
+    for (line, row) in &rows {
+        if row.len() != per_row {
+            return fail(
+                *line,
+                Problem::CellCount {
+                    expected: per_row,
+                    found: row.len(),
+                },
+            );
+        }
+    }
+    let last_line = rows.last().map_or(1, |(l, _)| *l);
+    if rows.len() != per_row {
+        return fail(
+            last_line,
+            Problem::RowCount {
+                expected: per_row,
+                found: rows.len(),
+            },
+        );
+    }
+    let cells: Vec<u8> = rows.into_iter().flat_map(|(_, r)| r).collect();
+    let board = Board::from_exponents(per_row, &cells).or_else(|e| fail(last_line, e.into()))?;
+    Ok(Snapshot { board, score: 0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EXAMPLE: &str = "\
+Score: 4
+#####################
+#    |    |    |    #
+#    |    |   2|    #
+#    |    |    |    #
+#   4|   4|    |    #
+#####################
+";
+
+    fn example_board() -> Board {
+        Board::from_values(&[
+            vec![0, 0, 0, 0],
+            vec![0, 0, 2, 0],
+            vec![0; 4],
+            vec![4, 4, 0, 0],
+        ])
+        .unwrap()
+    }
+
+    #[test]
+    fn renders_the_issue_example_exactly() {
+        let state = Snapshot {
+            board: example_board(),
+            score: 4,
+        };
+        assert_eq!(render_state(&state), EXAMPLE);
+    }
+
+    #[test]
+    fn wide_tiles_widen_every_cell() {
+        let b = Board::from_values(&[vec![131072, 0, 0], vec![0; 3], vec![0, 0, 2]]).unwrap();
+        let text = render_board(&b);
+        assert!(
+            text.starts_with("######################\n#131072|      |      #\n"),
+            "{text}"
+        );
+        assert_eq!(parse_board_file(&text).unwrap()[0].board, b);
+    }
+
+    #[test]
+    fn save_round_trips() {
+        let a = Snapshot {
+            board: example_board(),
+            score: 4,
+        };
+        let b = Snapshot {
+            board: Board::empty(4).unwrap(),
+            score: 0,
+        };
+        let text = render_save([&a, &b]);
+        assert_eq!(parse_save(&text).unwrap(), vec![a, b]);
+        assert_eq!(parse_save(&text.replace('\n', "\r\n")).unwrap(), vec![a, b]);
+    }
+
+    fn save_error(text: &str) -> ParseError {
+        parse_save(text).unwrap_err()
+    }
+
+    #[test]
+    fn save_errors_name_line_and_problem() {
+        let ragged = EXAMPLE.replace("#    |    |   2|    #", "#    |    |   2|   #");
+        assert_eq!(
+            save_error(&ragged).to_string(),
+            "line 4: ragged row: 20 characters wide, the frame is 21"
+        );
+        let three = EXAMPLE.replace("#    |    |   2|    #", "#    |    |   2     #");
+        assert_eq!(
+            save_error(&three).to_string(),
+            "line 4: expected 4 cells, found 3"
+        );
+        let bad_cell = EXAMPLE.replace("   2|", "   3|");
+        assert_eq!(
+            save_error(&bad_cell).to_string(),
+            "line 4: 3 is not a power of two >= 2"
+        );
+        let bad_score = EXAMPLE.replace("Score: 4", "Score: four");
+        assert_eq!(
+            save_error(&bad_score).to_string(),
+            "line 1: bad score 'four': expected a whole number"
+        );
+        let no_score = EXAMPLE.replace("Score: 4\n", "");
+        assert!(matches!(
+            save_error(&no_score).problem,
+            Problem::ExpectedScore(_)
+        ));
+        let garbage = format!("{EXAMPLE}hello\n");
+        assert_eq!(save_error(&garbage).line, 8);
+        let truncated: String = EXAMPLE.lines().take(4).map(|l| format!("{l}\n")).collect();
+        assert_eq!(save_error(&truncated).problem, Problem::MissingBottomFrame);
+        assert_eq!(save_error("").problem, Problem::Empty);
+    }
+
+    #[test]
+    fn mixed_sizes_in_a_save_are_refused() {
+        let small = Snapshot {
+            board: Board::empty(3).unwrap(),
+            score: 0,
+        };
+        let big = Snapshot {
+            board: example_board(),
+            score: 4,
+        };
+        let err = save_error(&render_save([&big, &small]));
+        assert_eq!(
+            (err.line, err.problem),
+            (
+                9,
+                Problem::MixedSizes {
+                    expected: 4,
+                    found: 3
+                }
+            )
+        );
+    }
+
+    #[test]
+    fn board_file_number_grid_with_blanks_or_commas() {
+        let b = parse_board_file("0 0 0 0\n0 0 2 0\n0,0,0,0\n4, 4, 0, 0\n").unwrap();
+        assert_eq!(
+            b,
+            vec![Snapshot {
+                board: example_board(),
+                score: 0
+            }]
+        );
+        let sized = parse_board_file("4\n0 0 0 0\n0 0 2 0\n0 0 0 0\n4 4 0 0\n").unwrap();
+        assert_eq!(sized[0].board, example_board());
+    }
+
+    #[test]
+    fn board_file_framed_with_or_without_score() {
+        assert_eq!(parse_board_file(EXAMPLE).unwrap()[0].score, 4);
+        let bare = EXAMPLE.replace("Score: 4\n", "");
+        assert_eq!(parse_board_file(&bare).unwrap()[0].board, example_board());
+    }
+
+    #[test]
+    fn board_file_errors() {
+        let err = parse_board_file("0 0 0\n0 0\n0 0 0\n").unwrap_err();
+        assert_eq!(err.to_string(), "line 2: expected 3 cells, found 2");
+        let err = parse_board_file("0 0 0\n0 0 0\n").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 2: expected 3 rows of 3 cells, found 2 rows"
+        );
+        let err = parse_board_file("0 x\n0 0\n").unwrap_err();
+        assert_eq!(err.to_string(), "line 1: 'x' is not a number");
+        let err = parse_board_file("2 0\n0 0\n").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 2: board size 2 is not between 3 and 8"
+        );
+        let err = parse_board_file("0 0 0\n0 -2 0\n0 0 0\n").unwrap_err();
+        assert_eq!(err.to_string(), "line 2: '-2' is not a number");
+        assert_eq!(
+            parse_board_file("\n\n").unwrap_err().problem,
+            Problem::Empty
+        );
+    }
+}
