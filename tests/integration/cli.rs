@@ -1,0 +1,457 @@
+//! End-to-end tests of the Power-11 console through the real binary (issue: the complete game).
+
+use crate::common::{Run, differences, fixture, repeat, run, screens};
+use power11::text::parse_save;
+use power11::{Direction, Grid};
+
+const MENU: &str = "\
+Welcome to Power-11!
+  e - start a new Easy (5-by-5) game
+  h - start a new Hard (4-by-4) game
+  r - Resume the last saved game
+  q - Quit the game
+";
+
+fn fixture_arg(name: &str) -> String {
+    fixture(name).to_str().unwrap().to_string()
+}
+
+#[test]
+fn menu_is_shown_first_and_q_quits() {
+    let ran = run(&["--seed", "1"], "q\n");
+    assert_eq!(ran.stdout, format!("{MENU}Goodbye!\n"));
+    assert_eq!(ran.code, 0);
+}
+
+#[test]
+fn easy_starts_a_5x5_game_with_two_tiles() {
+    let ran = run(&["--seed", "1"], "e\n");
+    let screens = screens(&ran.stdout);
+    assert_eq!(screens.len(), 1);
+    let (score, board) = screens[0];
+    assert_eq!((score, board.size()), (0, 5));
+    assert_eq!(board.exponents().iter().filter(|&&e| e > 0).count(), 2);
+    assert!(ran.stdout.contains("\n##########################\n"));
+}
+
+#[test]
+fn hard_starts_a_4x4_game_and_upper_case_keys_work() {
+    let ran = run(&["--seed", "1"], "  H \r\nL\n");
+    let screens = screens(&ran.stdout);
+    assert_eq!(screens[0].1.size(), 4);
+    assert_eq!(screens.len(), 2);
+    assert!(ran.stdout.contains("\n#####################\n"));
+}
+
+#[test]
+fn game_screen_lists_the_options() {
+    let ran = run(&["--seed", "1"], "h\n");
+    assert!(ran.stdout.ends_with(
+        "Moves: u = Up, d = Down, l = Left, r = Right\n\
+         Other: s = Save to power11.saved, b = Back (undo), a = Advice, q = Quit to the menu\n"
+    ));
+}
+
+#[test]
+fn every_move_command_slides_then_spawns_one_tile() {
+    let ran = run(
+        &["--seed", "4", "--board", &fixture_arg("B1.txt")],
+        "u\nd\nl\nr\nl\nu\n",
+    );
+    let screens = screens(&ran.stdout);
+    let moves = [
+        Direction::Up,
+        Direction::Down,
+        Direction::Left,
+        Direction::Right,
+        Direction::Left,
+        Direction::Up,
+    ];
+    assert_eq!(screens.len(), moves.len() + 1);
+    for (i, direction) in moves.iter().enumerate() {
+        let (score, before) = screens[i];
+        let (next_score, after) = screens[i + 1];
+        match before.slide(*direction) {
+            Some((slid, points)) => {
+                assert_eq!(next_score, score + points as i64, "move {i}");
+                let new = differences(&slid, &after);
+                assert_eq!(new.len(), 1, "exactly one new tile after move {i}");
+                let (r, c) = new[0];
+                assert_eq!(slid.get(r, c), 0);
+                assert!(matches!(after.get(r, c), 1 | 2));
+            }
+            None => assert_eq!(
+                (next_score, after),
+                (score, before),
+                "move {i} changes nothing"
+            ),
+        }
+    }
+}
+
+#[test]
+fn move_that_changes_nothing_is_not_made() {
+    // B1 has every row packed to the right: Right changes nothing.
+    let ran = run(&["--seed", "1", "--board", &fixture_arg("B1.txt")], "r\n");
+    let screens = screens(&ran.stdout);
+    assert_eq!(screens[0], screens[1]);
+}
+
+#[test]
+fn invalid_keys_get_a_message_and_the_screen_again() {
+    let ran = run(&["--seed", "1"], "x\nhello\nh\nz\n\nup\n");
+    assert!(ran.stdout.contains(&format!(
+        "{MENU}Unknown choice 'x': type e, h, r or q.\n{MENU}"
+    )));
+    assert!(
+        ran.stdout
+            .contains("Unknown choice 'hello': type e, h, r or q.\n")
+    );
+    assert!(
+        ran.stdout
+            .contains("Unknown command 'z': type u, d, l, r, s, b, a or q.\nScore: 0\n")
+    );
+    assert!(
+        ran.stdout
+            .contains("Please type a command: u, d, l, r, s, b, a or q.\nScore: 0\n")
+    );
+    assert!(ran.stdout.contains("Unknown command 'up'"));
+    assert_eq!(screens(&ran.stdout).len(), 4);
+}
+
+#[test]
+fn q_in_a_game_goes_back_to_the_menu() {
+    let ran = run(&["--seed", "1"], "h\nq\nq\n");
+    assert!(
+        ran.stdout
+            .ends_with(&format!("to the menu\n{MENU}Goodbye!\n"))
+    );
+}
+
+#[test]
+fn win_prints_final_board_and_message_then_menu() {
+    let ran = run(
+        &["--seed", "1", "--board", &fixture_arg("near_win.txt")],
+        "l\n\nq\n",
+    );
+    let screens = screens(&ran.stdout);
+    let (score, board) = screens.last().unwrap();
+    assert_eq!(*score, 2048);
+    assert_eq!(board.get(0, 0), 11);
+    assert!(
+        ran.stdout
+            .contains("YOU WON WITH A SCORE OF 2048\nPress Enter to return to the menu.\n")
+    );
+    assert!(ran.stdout.ends_with(&format!("{MENU}Goodbye!\n")));
+    // The board file skips the menu: the game comes first.
+    assert!(ran.stdout.starts_with("Score: 0\n"));
+}
+
+#[test]
+fn loss_prints_final_board_and_message() {
+    let ran = run(
+        &["--seed", "1", "--board", &fixture_arg("near_loss.txt")],
+        "l\nanything\n",
+    );
+    let (score, board) = *screens(&ran.stdout).last().unwrap();
+    assert_eq!(score, 32);
+    assert!(!board.can_move());
+    assert!(
+        ran.stdout
+            .contains("YOU LOST!\nPress Enter to return to the menu.\n")
+    );
+    assert!(ran.stdout.ends_with(MENU));
+}
+
+#[test]
+fn save_writes_the_file_and_the_game_goes_on() {
+    let run = Run::new();
+    let ran = run.run(&["--seed", "2"], "h\nl\nu\ns\nr\n");
+    assert!(ran.stdout.contains("Game saved to power11.saved.\nScore: "));
+    let states = parse_save(&std::fs::read_to_string(run.path("power11.saved")).unwrap()).unwrap();
+    let shown = screens(&ran.stdout);
+    assert_eq!(states.len(), 3);
+    assert_eq!((states[0].score, states[0].board), shown[2]);
+    assert_eq!((states[2].score, states[2].board), shown[0]);
+    assert_eq!(shown.len(), 5, "the game went on after saving");
+}
+
+#[test]
+fn resume_continues_the_saved_game_with_its_history() {
+    let run = Run::new();
+    std::fs::copy(fixture("good.saved"), run.path("power11.saved")).unwrap();
+    let ran = run.run(&["--seed", "1"], "r\nb\nb\nb\n");
+    let scores: Vec<i64> = screens(&ran.stdout).iter().map(|s| s.0).collect();
+    assert_eq!(scores, vec![12, 4, 0, 0]);
+    assert!(
+        ran.stdout
+            .contains("Nothing to undo: this is the start of the game.\nScore: 0\n")
+    );
+}
+
+#[test]
+fn undo_works_across_save_and_resume() {
+    let run = Run::new();
+    let first = run.run(&["--seed", "7"], "h\nl\nu\nr\nd\ns\nq\nq\n");
+    let mut states = screens(&first.stdout)[..5].to_vec();
+    states.dedup();
+    assert!(states.len() >= 4, "the moves changed the board");
+    let second = run.run(&["--seed", "99"], format!("r\n{}", repeat("b", 5)));
+    let undone = screens(&second.stdout);
+    let newest_first: Vec<_> = states.iter().rev().copied().collect();
+    assert_eq!(&undone[..states.len()], &newest_first[..]);
+    assert_eq!(
+        undone[states.len()],
+        states[0],
+        "at the start undo changes nothing"
+    );
+    assert!(second.stdout.contains("Nothing to undo"));
+}
+
+#[test]
+fn undo_goes_back_a_dozen_moves_to_the_start() {
+    let moves = "l\nu\nr\nd\n".repeat(4);
+    let ran = run(
+        &["--seed", "11"],
+        format!("h\n{moves}{}", repeat("b", 17)).as_str(),
+    );
+    let shown = screens(&ran.stdout);
+    let mut states = shown[..17].to_vec();
+    states.dedup();
+    assert!(
+        states.len() > 12,
+        "at least a dozen moves changed the board"
+    );
+    let undone = &shown[17..];
+    for k in 1..states.len() {
+        assert_eq!(undone[k - 1], states[states.len() - 1 - k], "undo {k}");
+    }
+    assert!(ran.stdout.contains("Nothing to undo"));
+}
+
+#[test]
+fn corrupt_save_files_are_reported_and_left_untouched() {
+    let cases = [
+        (
+            "bad_ragged.saved",
+            "power11.saved:5: ragged row: 20 characters wide, the frame is 21",
+        ),
+        (
+            "bad_tile.saved",
+            "power11.saved:3: 6 is not a power of two >= 2",
+        ),
+        (
+            "bad_garbage.saved",
+            "power11.saved:22: expected a 'Score: N' line, found 'this is not a board'",
+        ),
+        (
+            "bad_truncated.saved",
+            "power11.saved:13: the board is not closed by a line of '#'",
+        ),
+    ];
+    for (name, message) in cases {
+        let run = Run::new();
+        std::fs::copy(fixture(name), run.path("power11.saved")).unwrap();
+        let ran = run.run(&[], "r\ns\nq\n");
+        assert!(
+            ran.stdout
+                .contains(&format!("Cannot resume: {message}\n{MENU}")),
+            "{name}: {}",
+            ran.stdout
+        );
+        let before = std::fs::read(fixture(name)).unwrap();
+        assert_eq!(
+            std::fs::read(run.path("power11.saved")).unwrap(),
+            before,
+            "{name} was modified"
+        );
+        assert_eq!(ran.code, 0);
+    }
+}
+
+#[test]
+fn missing_save_file_gives_a_message_and_the_menu() {
+    let ran = run(&[], "r\nq\n");
+    assert_eq!(
+        ran.stdout,
+        format!("{MENU}No saved game to resume: power11.saved does not exist.\n{MENU}Goodbye!\n")
+    );
+}
+
+#[test]
+fn eof_anywhere_exits_quietly_with_0() {
+    for input in ["", "h\n", "h\nl", "e\nl\ns\n", "h\nq\n"] {
+        let ran = run(&["--seed", "3"], input);
+        assert_eq!((ran.code, ran.stderr.as_str()), (0, ""), "input {input:?}");
+    }
+    let ran = run(&["--board", &fixture_arg("near_win.txt")], "l\n");
+    assert_eq!(ran.code, 0);
+}
+
+#[test]
+fn board_file_b1_starts_the_first_game() {
+    let ran = run(
+        &["--seed", "1", "--board", &fixture_arg("B1.txt")],
+        "q\nq\n",
+    );
+    let (score, board) = screens(&ran.stdout)[0];
+    assert_eq!(score, 0);
+    assert_eq!(board.values()[0], vec![2, 4, 8, 16]);
+    assert_eq!(board.values()[3], vec![0, 0, 0, 2]);
+    assert!(ran.stdout.starts_with("Score: 0\n#####"));
+    assert!(ran.stdout.ends_with(&format!("{MENU}Goodbye!\n")));
+}
+
+#[test]
+fn board_file_framed_and_whole_save_are_accepted() {
+    let ran = run(&["--board", &fixture_arg("framed_5x5.txt")], "");
+    assert_eq!(screens(&ran.stdout)[0].1.size(), 5);
+    // A whole save, history included: undo works.
+    let ran = run(&["--board", &fixture_arg("good.saved")], "b\n");
+    let scores: Vec<i64> = screens(&ran.stdout).iter().map(|s| s.0).collect();
+    assert_eq!(scores, vec![12, 4]);
+}
+
+#[test]
+fn bad_board_file_exits_2_naming_file_and_line() {
+    let ran = run(&["--board", &fixture_arg("bad_tile.saved")], "");
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr
+            .ends_with("bad_tile.saved:3: 6 is not a power of two >= 2\n"),
+        "{}",
+        ran.stderr
+    );
+    assert_eq!(ran.stdout, "");
+    let ran = run(&["--board", "no-such-file.txt"], "");
+    assert_eq!(ran.code, 2);
+    assert_eq!(ran.stderr, "power11: no-such-file.txt: no such file\n");
+    let ran = run(&["--board", &fixture_arg("B1.txt"), "--size", "5"], "");
+    assert_eq!(ran.code, 2);
+    assert!(ran.stderr.contains("holds a 4x4 board, but --size is 5"));
+}
+
+#[test]
+fn same_seed_same_output_different_seed_different_output() {
+    let script = format!(
+        "h\n{}q\ne\n{}",
+        "l\nu\nr\nd\nb\n".repeat(40),
+        "u\nl\n".repeat(50)
+    );
+    let a = run(&["--seed", "12345"], &script);
+    let b = run(&["--seed", "12345"], &script);
+    let c = run(&["--seed", "12346"], &script);
+    assert_eq!(a.stdout, b.stdout);
+    assert_ne!(a.stdout, c.stdout);
+}
+
+#[test]
+fn seeded_output_is_stable_across_versions() {
+    // The RNG stream is an interface: this exact start must never change.
+    let ran = run(&["--seed", "1"], "h\n");
+    let (_, board) = screens(&ran.stdout)[0];
+    assert_eq!(
+        board.values(),
+        vec![
+            vec![0, 0, 0, 2],
+            vec![0, 0, 0, 0],
+            vec![0, 0, 0, 0],
+            vec![0, 0, 0, 2]
+        ]
+    );
+}
+
+#[test]
+fn closed_stdout_ends_quietly() {
+    let bin = assert_cmd::cargo::cargo_bin("power11");
+    let script = format!(
+        "yes l | (echo h; cat) | '{}' --seed 1 | head -3 >/dev/null; echo \"status=${{PIPESTATUS[2]}}\"",
+        bin.display()
+    );
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "status=0\n");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+#[test]
+fn odd_input_never_panics() {
+    let mut input: Vec<u8> = b"h\r\n\xff\xfe\x00\n".to_vec();
+    input.extend(std::iter::repeat_n(b'x', 1 << 20));
+    input.extend(b"\n\r\n\t\nl\r\nq\r\nq\r\n");
+    let ran = Run::new().run(&["--seed", "1"], input);
+    assert_eq!(ran.code, 0);
+    assert!(ran.stdout.contains("Unknown command '\u{fffd}\u{fffd}"));
+    assert!(
+        ran.stdout
+            .contains("Unknown command 'xxxxxxxxxxxxxxxxxxxx...'")
+    );
+    assert!(ran.stdout.ends_with("Goodbye!\n"));
+    assert_eq!(ran.stderr, "");
+}
+
+#[test]
+fn save_that_cannot_be_written_is_reported_and_the_game_goes_on() {
+    let run = Run::new();
+    std::fs::create_dir(run.path("power11.saved")).unwrap();
+    let ran = run.run(&["--seed", "1"], "h\ns\nl\n");
+    assert!(
+        ran.stdout
+            .contains("Could not save the game: power11.saved: "),
+        "{}",
+        ran.stdout
+    );
+    assert_eq!(screens(&ran.stdout).len(), 3);
+    assert!(run.path("power11.saved").is_dir());
+    // No temporary file is left behind.
+    let leftovers: Vec<_> = std::fs::read_dir(run.dir.path()).unwrap().collect();
+    assert_eq!(leftovers.len(), 1);
+}
+
+#[test]
+fn help_and_version() {
+    let ran = run(&["--help"], "");
+    assert_eq!(ran.code, 0);
+    for flag in [
+        "--seed",
+        "--board",
+        "--variant",
+        "--size",
+        "--goal",
+        "--spawn",
+        "--score",
+        "--fill",
+        "--autoplay",
+        "bench",
+    ] {
+        assert!(ran.stdout.contains(flag), "--help mentions {flag}");
+    }
+    let ran = run(&["--version"], "");
+    assert_eq!(
+        (ran.code, ran.stdout.as_str()),
+        (0, concat!("power11 ", env!("CARGO_PKG_VERSION"), "\n"))
+    );
+}
+
+#[test]
+fn bad_arguments_exit_2_with_usage() {
+    for args in [
+        &["--seed", "abc"][..],
+        &["--bogus"],
+        &["--seed"],
+        &["extra"],
+        &["--delay", "5"],
+    ] {
+        let ran = run(args, "");
+        assert_eq!(ran.code, 2, "{args:?}");
+        assert!(
+            ran.stderr.starts_with("error: "),
+            "{args:?}: {}",
+            ran.stderr
+        );
+        assert!(ran.stderr.contains("--help"), "{args:?}: {}", ran.stderr);
+    }
+}

@@ -1,0 +1,111 @@
+//! Helpers shared by the end-to-end tests: run the real binary in a temporary directory, and
+//! read the boards back out of what it printed.
+
+use power11::text::parse_board_file;
+use power11::{Board, Direction};
+use std::path::{Path, PathBuf};
+
+/// The path of a file in `fixtures/`.
+pub fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(name)
+}
+
+/// What one run of the binary did.
+pub struct Ran {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: i32,
+}
+
+/// A run of `power11` in a fresh (or given) directory, with its data directory inside it.
+pub struct Run {
+    pub dir: tempfile::TempDir,
+}
+
+impl Run {
+    pub fn new() -> Run {
+        Run {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// Runs `power11 args` with `input` on stdin.
+    pub fn run(&self, args: &[&str], input: impl Into<Vec<u8>>) -> Ran {
+        let output = assert_cmd::Command::cargo_bin("power11")
+            .unwrap()
+            .args(args)
+            .current_dir(self.dir.path())
+            .env("POWER11_DATA_DIR", self.dir.path().join("data"))
+            .write_stdin(input.into())
+            .output()
+            .unwrap();
+        Ran {
+            stdout: String::from_utf8(output.stdout).unwrap(),
+            stderr: String::from_utf8(output.stderr).unwrap(),
+            code: output.status.code().unwrap_or(-1),
+        }
+    }
+}
+
+/// Runs `power11 args` with `input` in a fresh directory.
+pub fn run(args: &[&str], input: &str) -> Ran {
+    Run::new().run(args, input)
+}
+
+/// Every `Score:` line and the board printed after it, in order.
+pub fn screens(stdout: &str) -> Vec<(i64, Board)> {
+    let lines: Vec<&str> = stdout.lines().collect();
+    let mut found = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(score) = line.strip_prefix("Score: ") else {
+            continue;
+        };
+        let mut j = i + 1;
+        if lines.get(j).is_some_and(|l| l.starts_with("Best: ")) {
+            j += 1;
+        }
+        let end =
+            (j + 1..lines.len()).find(|&k| lines[k].starts_with("##") && !lines[k].contains('|'));
+        let Some(end) = end else { continue };
+        let text = lines[j..=end].join("\n");
+        let board = parse_board_file(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))[0].board;
+        found.push((score.parse().unwrap(), board));
+    }
+    found
+}
+
+/// The cells where `after` differs from `before`.
+pub fn differences(before: &Board, after: &Board) -> Vec<(usize, usize)> {
+    use power11::Grid;
+    let n = before.size();
+    (0..n * n)
+        .map(|i| (i / n, i % n))
+        .filter(|&(r, c)| before.get(r, c) != after.get(r, c))
+        .collect()
+}
+
+/// The directions printed by `--autoplay` (`Move: Left`), in order.
+pub fn autoplay_moves(stdout: &str) -> Vec<Direction> {
+    stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("Move: "))
+        .map(|m| {
+            let name = m.split(' ').next().unwrap();
+            Direction::ALL
+                .into_iter()
+                .find(|d| d.name() == name)
+                .unwrap()
+        })
+        .collect()
+}
+
+/// `n` lines of the given command, each followed by a newline.
+pub fn repeat(command: &str, n: usize) -> String {
+    format!("{command}\n").repeat(n)
+}

@@ -1,0 +1,8 @@
+//! End-to-end and property tests, compiled into one test binary.
+
+mod cli;
+mod common;
+mod players;
+mod properties;
+mod session;
+mod variants;

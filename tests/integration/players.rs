@@ -1,0 +1,227 @@
+//! End-to-end tests of the computer players: autoplay, advice and bench (issue: computer players).
+
+use crate::common::{autoplay_moves, fixture, run, screens};
+use power11::Grid;
+
+/// Checks that every printed move follows from the previous board and that the score adds up.
+fn assert_consistent(stdout: &str, scoring_moves: bool) -> i64 {
+    let shown = screens(stdout);
+    let moves = autoplay_moves(stdout);
+    assert_eq!(shown.len(), moves.len() + 1);
+    for (pair, direction) in shown.windows(2).zip(&moves) {
+        let ((score, before), (next_score, after)) = (pair[0], pair[1]);
+        match before.slide(*direction) {
+            Some((_, points)) => {
+                let gained = if scoring_moves { 1 } else { points as i64 };
+                assert_eq!(next_score, score + gained);
+            }
+            None => {
+                assert_eq!(after, before);
+                assert_eq!(next_score, score - i64::from(scoring_moves));
+            }
+        }
+    }
+    shown.last().unwrap().0
+}
+
+#[test]
+fn autoplay_random_plays_a_seeded_game_to_its_end() {
+    let ran = run(&["--autoplay", "random", "--seed", "5"], "");
+    assert_eq!(ran.code, 0);
+    let score = assert_consistent(&ran.stdout, false);
+    let (_, last) = *screens(&ran.stdout).last().unwrap();
+    assert!(!last.can_move());
+    assert!(ran.stdout.ends_with("YOU LOST!\n"));
+    assert!(score > 0);
+    assert_eq!(last.size(), 4, "Power-11 autoplay defaults to Hard");
+    assert_eq!(
+        ran.stdout,
+        run(&["--autoplay", "random", "--seed", "5"], "").stdout
+    );
+}
+
+#[test]
+fn autoplay_random_with_move_scoring_and_no_goal_says_game_over() {
+    let ran = run(
+        &["--autoplay", "random", "--variant", "edge", "--seed", "2"],
+        "",
+    );
+    let score = assert_consistent(&ran.stdout, true);
+    assert!(
+        ran.stdout.contains("(nothing moves)"),
+        "random attempts include useless moves"
+    );
+    assert!(
+        ran.stdout
+            .ends_with(&format!("Game Over! Final score: {score}\n"))
+    );
+}
+
+#[test]
+fn autoplay_expectimax_wins_power11() {
+    let ran = run(&["--autoplay", "expectimax", "--seed", "1"], "");
+    assert_eq!(ran.code, 0);
+    let score = assert_consistent(&ran.stdout, false);
+    assert!(
+        ran.stdout
+            .ends_with(&format!("YOU WON WITH A SCORE OF {score}\n")),
+        "{}",
+        &ran.stdout[ran.stdout.len() - 300..]
+    );
+    assert!(
+        !ran.stdout.contains("(nothing moves)"),
+        "the search player never wastes a move"
+    );
+}
+
+#[test]
+fn autoplay_from_a_board_file_and_a_move_limit() {
+    let board = fixture("B1.txt");
+    let ran = run(
+        &[
+            "--autoplay",
+            "random",
+            "--board",
+            board.to_str().unwrap(),
+            "--max-moves",
+            "3",
+            "--seed",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(screens(&ran.stdout)[0].1.values()[0], vec![2, 4, 8, 16]);
+    assert!(ran.stdout.contains("Stopped after 3 moves. Score: "));
+}
+
+#[test]
+fn advice_names_a_move_and_does_not_play_it() {
+    let board = fixture("B1.txt");
+    let ran = run(&["--board", board.to_str().unwrap(), "--seed", "1"], "a\n");
+    let shown = screens(&ran.stdout);
+    assert_eq!(shown[0], shown[1], "advice changes nothing");
+    let line = ran
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("Advice: "))
+        .unwrap();
+    assert!(line.contains("looking") && line.contains("ahead"), "{line}");
+    let key = line["Advice: ".len()..].chars().next().unwrap();
+    let direction = power11::Direction::from_key(key).unwrap();
+    assert!(
+        shown[0].1.slide(direction).is_some(),
+        "advised a move that changes the board"
+    );
+    let win = fixture("near_win.txt");
+    let ran = run(&["--board", win.to_str().unwrap()], "a\n");
+    assert!(
+        ran.stdout.contains("Advice: l (Left): it makes 2048 now.")
+            || ran.stdout.contains("Advice: r (Right): it makes 2048 now.")
+    );
+}
+
+fn bench_json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["bench", "--json"];
+    all.extend_from_slice(args);
+    let ran = run(&all, "");
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert_eq!(ran.stdout.lines().count(), 1, "one JSON object");
+    serde_json::from_str(&ran.stdout).unwrap()
+}
+
+#[test]
+fn bench_json_counts_add_up_and_reproduce_from_the_seed() {
+    let report = bench_json(&[
+        "--player", "random", "--games", "50", "--jobs", "2", "--seed", "9",
+    ]);
+    for key in [
+        "games",
+        "wins",
+        "win_rate",
+        "mean_score",
+        "median_score",
+        "max_score",
+        "max_tile_counts",
+        "moves",
+        "moves_per_second",
+        "ms_per_move",
+        "seed",
+        "player",
+        "variant",
+        "size",
+    ] {
+        assert!(report.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(report["games"], 50);
+    assert_eq!(
+        (
+            report["player"].as_str(),
+            report["variant"].as_str(),
+            report["size"].as_u64()
+        ),
+        (Some("random"), Some("power11"), Some(4))
+    );
+    let tiles: u64 = report["max_tile_counts"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(tiles, 50);
+    assert!(report["wins"].as_u64().unwrap() <= 50);
+    assert!(report["moves"].as_u64().unwrap() <= report["attempts"].as_u64().unwrap());
+    assert!(report["max_score"].as_f64().unwrap() >= report["mean_score"].as_f64().unwrap());
+    // Same seed, one thread instead of two: the same games.
+    let again = bench_json(&[
+        "--player", "random", "--games", "50", "--jobs", "1", "--seed", "9",
+    ]);
+    for key in [
+        "wins",
+        "mean_score",
+        "median_score",
+        "max_score",
+        "max_tile_counts",
+        "moves",
+        "attempts",
+    ] {
+        assert_eq!(report[key], again[key], "{key}");
+    }
+}
+
+#[test]
+fn bench_expectimax_wins_mini_games() {
+    let report = bench_json(&[
+        "--player",
+        "expectimax",
+        "--variant",
+        "mini",
+        "--games",
+        "4",
+        "--seed",
+        "1",
+        "--goal",
+        "64",
+    ]);
+    assert_eq!(report["wins"], 4);
+    assert_eq!(report["max_tile_counts"]["64"], 4);
+}
+
+#[test]
+fn bench_text_summary() {
+    let ran = run(
+        &[
+            "bench", "--player", "random", "--games", "10", "--seed", "1", "--jobs", "1",
+        ],
+        "",
+    );
+    assert!(
+        ran.stdout.starts_with(
+            "player random, variant power11, 4x4, seed 1, 1 thread(s)\ngames: 10  wins: 0 (0.0%)\n"
+        ),
+        "{}",
+        ran.stdout
+    );
+    assert!(ran.stdout.contains("largest tile: "));
+    let ran = run(&["bench", "--games", "10"], "");
+    assert_eq!(ran.code, 2, "--player is required");
+}

@@ -1,0 +1,224 @@
+//! Property tests: the move invariants, the symmetry of the four directions, the packed engine
+//! against the plain rules, and every variant's turn on every size.
+
+use power11::ai::{Expectimax, Player};
+use power11::line::tile_points;
+use power11::random::seeded;
+use power11::rules::{Spawn, edge_cell};
+use power11::{Board, Board4, Direction, Grid, Rules, slide_line};
+use proptest::prelude::*;
+
+/// A reference slide written the other way round: compact, then merge pairs left to right.
+fn reference_slide(line: &[u8]) -> (Vec<u8>, u64) {
+    let tiles: Vec<u8> = line.iter().copied().filter(|&e| e > 0).collect();
+    let mut out = Vec::new();
+    let mut points = 0;
+    let mut i = 0;
+    while i < tiles.len() {
+        if i + 1 < tiles.len() && tiles[i] == tiles[i + 1] {
+            out.push(tiles[i] + 1);
+            points += tile_points(tiles[i] + 1);
+            i += 2;
+        } else {
+            out.push(tiles[i]);
+            i += 1;
+        }
+    }
+    out.resize(line.len(), 0);
+    (out, points)
+}
+
+fn line_strategy() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(
+        prop_oneof![3 => Just(0u8), 5 => 1u8..6, 1 => 1u8..20],
+        0..=8,
+    )
+}
+
+fn board_strategy(max_exponent: u8) -> impl Strategy<Value = Board> {
+    (3usize..=8).prop_flat_map(move |n| {
+        prop::collection::vec(prop_oneof![2 => Just(0u8), 3 => 1..=max_exponent], n * n)
+            .prop_map(move |cells| Board::from_exponents(n, &cells).unwrap())
+    })
+}
+
+fn board4_strategy() -> impl Strategy<Value = Board> {
+    prop::collection::vec(prop_oneof![1 => Just(0u8), 3 => 1u8..=15], 16)
+        .prop_map(|cells| Board::from_exponents(4, &cells).unwrap())
+}
+
+fn mirror(board: &Board) -> Board {
+    let n = board.size();
+    let mut out = *board;
+    for r in 0..n {
+        for c in 0..n {
+            out.set(r, c, board.get(r, n - 1 - c));
+        }
+    }
+    out
+}
+
+fn transpose(board: &Board) -> Board {
+    let n = board.size();
+    let mut out = *board;
+    for r in 0..n {
+        for c in 0..n {
+            out.set(r, c, board.get(c, r));
+        }
+    }
+    out
+}
+
+/// Whether line `k` of `board`, read in the direction of motion, has an empty cell before a tile.
+fn has_hole(board: &Board, direction: Direction) -> bool {
+    let n = board.size();
+    (0..n).any(|line| {
+        let cells: Vec<u8> = (0..n)
+            .map(|k| {
+                let (r, c) = power11::grid::line_cell(n, direction, line, k);
+                board.get(r, c)
+            })
+            .collect();
+        cells.windows(2).any(|w| w[0] == 0 && w[1] != 0)
+    })
+}
+
+proptest! {
+    #[test]
+    fn slide_line_matches_the_reference_and_claims_its_score(line in line_strategy()) {
+        let mut slid = line.clone();
+        let result = slide_line(&mut slid);
+        let (expected, points) = reference_slide(&line);
+        prop_assert_eq!(&slid, &expected);
+        if expected == line {
+            prop_assert_eq!(result, None);
+        } else {
+            prop_assert_eq!(result, Some(points));
+        }
+    }
+
+    #[test]
+    fn a_move_keeps_the_tile_sum_and_leaves_no_hole(board in board_strategy(12)) {
+        for direction in Direction::ALL {
+            if let Some((after, points)) = board.slide(direction) {
+                prop_assert_eq!(after.tile_sum(), board.tile_sum());
+                prop_assert!(!has_hole(&after, direction));
+                // The points are the values of the merged tiles: tiles lost = merges.
+                let tiles = |b: &Board| b.exponents().iter().filter(|&&e| e > 0).count();
+                prop_assert_eq!(tiles(&after) < tiles(&board), points > 0);
+            } else {
+                prop_assert!(!has_hole(&board, direction));
+            }
+        }
+    }
+
+    #[test]
+    fn the_four_directions_agree_under_reflection_and_transposition(board in board_strategy(12)) {
+        let left = board.slide(Direction::Left);
+        let right = mirror(&board).slide(Direction::Right).map(|(b, p)| (mirror(&b), p));
+        prop_assert_eq!(left, right);
+        let up = board.slide(Direction::Up);
+        let via_left = transpose(&board).slide(Direction::Left).map(|(b, p)| (transpose(&b), p));
+        prop_assert_eq!(up, via_left);
+        let down = board.slide(Direction::Down);
+        let via_right = transpose(&board).slide(Direction::Right).map(|(b, p)| (transpose(&b), p));
+        prop_assert_eq!(down, via_right);
+    }
+
+    #[test]
+    fn packed_engine_equals_the_plain_rules(board in board4_strategy()) {
+        let packed = Board4::from_board(&board).unwrap();
+        prop_assert_eq!(packed.to_board(), board);
+        prop_assert_eq!(packed.empty_count(), board.empty_count());
+        prop_assert_eq!(packed.max_exponent(), board.max_exponent());
+        prop_assert_eq!(packed.can_move(), board.can_move());
+        prop_assert!((packed.heuristic() - board.heuristic()).abs() <= 1e-3 * board.heuristic().abs().max(1.0));
+        for direction in Direction::ALL {
+            let plain = board.slide(direction);
+            // The one documented difference: two 32768s cannot merge into 65536 when packed.
+            if plain.is_some_and(|(b, _)| b.max_exponent() > 15) {
+                continue;
+            }
+            let fast = packed.slide(direction).map(|(b, p)| (b.to_board(), p));
+            prop_assert_eq!(fast, plain, "direction {}", direction);
+        }
+        for k in 0..16 {
+            prop_assert_eq!(packed.nth_empty(k), board.nth_empty(k));
+        }
+    }
+
+    #[test]
+    fn every_variant_keeps_the_move_invariants_on_every_size(
+        board in board_strategy(9),
+        variant in prop_oneof![Just(power11::Variant::Power11), Just(power11::Variant::Classic), Just(power11::Variant::Mini), Just(power11::Variant::Edge)],
+        seed in any::<u64>(),
+    ) {
+        let rules = Rules::preset(variant).with_size(board.size()).unwrap();
+        let mut rng = seeded(seed);
+        for direction in Direction::ALL {
+            let mut after = board;
+            let turn = rules.apply_move(&mut after, direction, &mut rng);
+            match board.slide(direction) {
+                None => {
+                    prop_assert!(!turn.moved);
+                    prop_assert_eq!(after, board);
+                }
+                Some((slid, points)) => {
+                    prop_assert!(turn.moved);
+                    prop_assert_eq!(turn.points, points);
+                    let new: Vec<_> = (0..board.size() * board.size())
+                        .map(|i| (i / board.size(), i % board.size()))
+                        .filter(|&(r, c)| slid.get(r, c) != after.get(r, c))
+                        .collect();
+                    prop_assert_eq!(new.len(), 1, "one new tile");
+                    let (r, c) = new[0];
+                    prop_assert_eq!(slid.get(r, c), 0);
+                    match rules.spawn() {
+                        Spawn::Twos | Spawn::Edge => prop_assert_eq!(after.get(r, c), 1),
+                        _ => prop_assert!(matches!(after.get(r, c), 1 | 2)),
+                    }
+                    if rules.spawn() == Spawn::Edge {
+                        prop_assert_eq!(Some((r, c)), edge_cell(&slid, direction));
+                    }
+                    prop_assert!(!has_hole(&slid, direction));
+                    prop_assert_eq!(slid.tile_sum(), board.tile_sum());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn search_never_picks_a_move_that_changes_nothing(board in board_strategy(10), seed in any::<u64>()) {
+        let rules = Rules::classic().with_size(board.size()).unwrap();
+        prop_assume!(board.can_move());
+        let mut player = Expectimax::new(power11::ai::expectimax::Config { depth: Some(1), ..Default::default() });
+        let direction = player.choose(&board, &rules, &mut seeded(seed));
+        prop_assert!(board.slide(direction).is_some());
+    }
+}
+
+#[test]
+fn search_takes_a_winning_merge() {
+    // Two 1024s side by side in a crowded board: Left (or Right) wins at once.
+    let board = Board::from_values(&[
+        vec![2, 4, 1024, 1024],
+        vec![4, 8, 16, 32],
+        vec![8, 16, 32, 64],
+        vec![2, 4, 8, 2],
+    ])
+    .unwrap();
+    let rules = Rules::power11(4).unwrap();
+    let advice = Expectimax::default().advise_board(&board, &rules).unwrap();
+    assert!(advice.wins);
+    assert!(matches!(
+        advice.direction,
+        Direction::Left | Direction::Right
+    ));
+    // Also on the plain engine (5x5).
+    let mut big = Board::empty(5).unwrap();
+    big.set(4, 0, 8);
+    big.set(4, 1, 8);
+    let rules = Rules::mini().with_size(5).unwrap();
+    let advice = Expectimax::default().advise(&big, &rules).unwrap();
+    assert!(advice.wins && matches!(advice.direction, Direction::Left | Direction::Right));
+}
