@@ -60,15 +60,14 @@ impl Expectimax {
         Expectimax { config }
     }
 
-    /// The depth the search uses on `grid`: deeper as free cells run out and tiles diversify.
+    /// The depth the search uses on `grid`: deeper as the tiles diversify, bounded by size.
     pub fn depth_for<G: Grid>(&self, grid: &G) -> u32 {
         if let Some(depth) = self.config.depth {
             return depth.max(1);
         }
         let n = grid.size();
-        let empty = grid.empty_count();
         let mut seen = [false; 256];
-        let mut distinct = 0;
+        let mut distinct = 0u32;
         for r in 0..n {
             for c in 0..n {
                 let e = usize::from(grid.get(r, c));
@@ -78,17 +77,12 @@ impl Expectimax {
                 }
             }
         }
-        let depth = if empty >= n * n / 2 {
-            1
-        } else if empty >= 4 {
-            2
-        } else {
-            3
-        };
-        if distinct >= 10 && n <= 4 {
-            depth + 1
-        } else {
-            depth
+        // Positions with many different tiles are the delicate ones; small boards branch
+        // little and can afford depth, large ones branch a lot and are easy to survive.
+        match n {
+            3 => distinct.saturating_sub(1).clamp(3, 8),
+            4 => distinct.saturating_sub(4).clamp(2, 6),
+            _ => distinct.saturating_sub(7).clamp(1, 3),
         }
     }
 

@@ -59,7 +59,10 @@ fn autoplay_random_with_move_scoring_and_no_goal_says_game_over() {
 
 #[test]
 fn autoplay_expectimax_wins_power11() {
-    let ran = run(&["--autoplay", "expectimax", "--seed", "1"], "");
+    let ran = run(
+        &["--autoplay", "expectimax", "--seed", "1", "--depth", "2"],
+        "",
+    );
     assert_eq!(ran.code, 0);
     let score = assert_consistent(&ran.stdout, false);
     assert!(
