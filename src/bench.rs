@@ -190,7 +190,7 @@ impl BenchReport {
              games: {}  wins: {} ({:.1}%)\n\
              score: mean {:.1}, median {:.1}, max {}\n\
              largest tile: {}\n\
-             moves: {} ({} attempts) in {:.2} s: {:.0} moves/s, {:.4} ms/move\n",
+             moves: {} ({} attempts) in {:.2} s: {:.0} moves/s, {:.6} ms/move\n",
             self.player,
             self.variant,
             self.size,

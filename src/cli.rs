@@ -23,7 +23,7 @@ use std::time::Duration;
 /// Power-11: slide tiles on a 4x4 or 5x5 board, merge equal ones, reach 2048.
 /// Also plays the rest of the 2048 family, and lets the computer play.
 #[derive(Parser, Debug)]
-#[command(name = "power11", version, after_help = AFTER_HELP)]
+#[command(name = "power11", bin_name = "power11", version, after_help = AFTER_HELP)]
 pub struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

@@ -310,6 +310,12 @@ impl<R: BufRead, W: Write> Console<R, W> {
                     advice.depth
                 )
             }
+            Some((other, value)) if (advice.value - value).abs() < 0.5 => format!(
+                "Advice: {best}: looking {} move(s) ahead it rates {:.0}, as high as {}.",
+                advice.depth,
+                advice.value,
+                name(other)
+            ),
             Some((other, value)) => format!(
                 "Advice: {best}: looking {} move(s) ahead it rates {:.0}, against {:.0} for {}.",
                 advice.depth,

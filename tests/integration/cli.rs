@@ -415,6 +415,7 @@ fn save_that_cannot_be_written_is_reported_and_the_game_goes_on() {
 fn help_and_version() {
     let ran = run(&["--help"], "");
     assert_eq!(ran.code, 0);
+    assert!(ran.stdout.contains("Usage: power11 [OPTIONS] [COMMAND]"));
     for flag in [
         "--seed",
         "--board",
