@@ -1,6 +1,6 @@
 //! End-to-end tests of the Power-11 console through the real binary (issue: the complete game).
 
-use crate::common::{Run, differences, fixture, repeat, run, screens};
+use crate::common::{Run, differences, fixture, fixture_arg, repeat, run, screens};
 use power11::text::parse_save;
 use power11::{Direction, Grid};
 
@@ -11,10 +11,6 @@ Welcome to Power-11!
   r - Resume the last saved game
   q - Quit the game
 ";
-
-fn fixture_arg(name: &str) -> String {
-    fixture(name).to_str().unwrap().to_string()
-}
 
 #[test]
 fn menu_is_shown_first_and_q_quits() {

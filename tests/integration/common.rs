@@ -12,6 +12,11 @@ pub fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// The path of a file in `fixtures/`, as a command-line argument.
+pub fn fixture_arg(name: &str) -> String {
+    fixture(name).to_str().unwrap().to_string()
+}
+
 /// What one run of the binary did.
 pub struct Ran {
     pub stdout: String,

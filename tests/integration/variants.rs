@@ -1,12 +1,8 @@
 //! End-to-end tests of the rule variants and knobs (issue: rule variants).
 
-use crate::common::{Run, differences, fixture, repeat, run, screens};
+use crate::common::{Run, differences, fixture_arg, repeat, run, screens};
 use power11::rules::edge_cell;
 use power11::{Direction, Grid};
-
-fn fixture_arg(name: &str) -> String {
-    fixture(name).to_str().unwrap().to_string()
-}
 
 fn directions(script: &str) -> Vec<Direction> {
     script
