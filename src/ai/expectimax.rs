@@ -78,9 +78,10 @@ impl Expectimax {
             }
         }
         // Positions with many different tiles are the delicate ones; small boards branch
-        // little and can afford depth, large ones branch a lot and are easy to survive.
+        // little and can afford depth (3x3 games are lost by one slip, so they get the most),
+        // large ones branch a lot and are easy to survive.
         match n {
-            3 => distinct.saturating_sub(1).clamp(3, 8),
+            3 => distinct.clamp(4, 8),
             4 => distinct.saturating_sub(4).clamp(2, 6),
             _ => distinct.saturating_sub(7).clamp(1, 3),
         }
