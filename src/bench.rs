@@ -34,6 +34,12 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
     mix(seed ^ mix(index))
 }
 
+/// How many seeds of games that were not won a report lists.
+pub const UNWON_SEEDS_SHOWN: usize = 10;
+
+/// How many of them the text summary shows.
+const UNWON_SEEDS_IN_TEXT: usize = 3;
+
 /// The statistics `bench` prints (and `--json` serialises).
 #[derive(Clone, Debug, Serialize)]
 pub struct BenchReport {
@@ -51,6 +57,13 @@ pub struct BenchReport {
     pub max_score: i64,
     /// How many games ended with each largest tile (tile value -> games).
     pub max_tile_counts: BTreeMap<u64, u64>,
+    /// How many games reached each tile (tile value -> games whose largest tile was at least
+    /// that), for every power of two from the smallest largest tile to the largest one.
+    pub reached_counts: BTreeMap<u64, u64>,
+    /// The seeds of the first games (at most [`UNWON_SEEDS_SHOWN`], in game order) that did
+    /// not reach the goal, so that one can be watched with `--autoplay PLAYER --seed S`;
+    /// empty when the rules have no goal.
+    pub unwon_seeds: Vec<u64>,
     /// Moves that changed the board, over all games.
     pub moves: u64,
     /// Moves attempted, over all games.
@@ -143,6 +156,28 @@ fn summarise(
             .entry(tile_points(r.max_exponent))
             .or_insert(0) += 1;
     }
+    let mut reached_counts = BTreeMap::new();
+    if let (Some((&low, _)), Some((&high, _))) = (
+        max_tile_counts.first_key_value(),
+        max_tile_counts.last_key_value(),
+    ) {
+        let mut tile = low;
+        while tile <= high {
+            let reached = max_tile_counts.range(tile..).map(|(_, k)| k).sum();
+            reached_counts.insert(tile, reached);
+            tile = tile.saturating_mul(2).max(tile + 1);
+        }
+    }
+    let unwon_seeds = if config.rules.goal().is_some() {
+        (0u64..)
+            .zip(results)
+            .filter(|(_, (r, _))| !r.won)
+            .map(|(index, _)| game_seed(config.seed, index))
+            .take(UNWON_SEEDS_SHOWN)
+            .collect()
+    } else {
+        Vec::new()
+    };
     let wins = results.iter().filter(|(r, _)| r.won).count() as u64;
     let moves: u64 = results.iter().map(|(r, _)| r.moves).sum();
     let thread_time: f64 = results.iter().map(|(_, d)| d.as_secs_f64()).sum();
@@ -156,6 +191,8 @@ fn summarise(
         median_score,
         max_score: scores.last().copied().unwrap_or(0),
         max_tile_counts,
+        reached_counts,
+        unwon_seeds,
         moves,
         attempts: results.iter().map(|(r, _)| r.attempts).sum(),
         cut_off: results.iter().filter(|(r, _)| r.cut_off).count() as u64,
@@ -185,11 +222,17 @@ impl BenchReport {
             .iter()
             .map(|(tile, k)| format!("{tile}: {k} ({:.1}%)", pct(*k)))
             .collect();
+        let reached: Vec<String> = self
+            .reached_counts
+            .iter()
+            .map(|(tile, k)| format!("{tile}: {k} ({:.1}%)", pct(*k)))
+            .collect();
         let mut text = format!(
             "player {}, variant {}, {}x{}, seed {}, {} thread(s)\n\
              games: {}  wins: {} ({:.1}%)\n\
              score: mean {:.1}, median {:.1}, max {}\n\
              largest tile: {}\n\
+             reached: {}\n\
              moves: {} ({} attempts) in {:.2} s: {:.0} moves/s, {:.6} ms/move\n",
             self.player,
             self.variant,
@@ -204,12 +247,28 @@ impl BenchReport {
             self.median_score,
             self.max_score,
             tiles.join(", "),
+            reached.join(", "),
             self.moves,
             self.attempts,
             self.seconds,
             self.moves_per_second,
             self.ms_per_move,
         );
+        if !self.unwon_seeds.is_empty() {
+            let seeds: Vec<String> = self
+                .unwon_seeds
+                .iter()
+                .take(UNWON_SEEDS_IN_TEXT)
+                .map(u64::to_string)
+                .collect();
+            text.push_str(&format!(
+                "not won: {} game(s), seeds {}{} (watch one: power11 --autoplay {} --seed S, same flags)\n",
+                self.games - self.wins,
+                seeds.join(", "),
+                if self.games - self.wins > seeds.len() as u64 { ", ..." } else { "" },
+                self.player,
+            ));
+        }
         if self.cut_off > 0 {
             text.push_str(&format!(
                 "cut off by the move limit: {} game(s)\n",

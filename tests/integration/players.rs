@@ -171,6 +171,41 @@ fn bench_json_counts_add_up_and_reproduce_from_the_seed() {
         .map(|v| v.as_u64().unwrap())
         .sum();
     assert_eq!(tiles, 50);
+    // Reached counts: every game reached the smallest largest tile, the counts never grow
+    // with the tile, and the largest tile was reached exactly by the games that ended there.
+    let reached: Vec<(u64, u64)> = report["reached_counts"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(tile, k)| (tile.parse().unwrap(), k.as_u64().unwrap()))
+        .collect();
+    let ended: Vec<(u64, u64)> = report["max_tile_counts"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(tile, k)| (tile.parse().unwrap(), k.as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        reached.iter().map(|r| r.0).min(),
+        ended.iter().map(|e| e.0).min()
+    );
+    assert_eq!(
+        reached.iter().map(|r| r.0).max(),
+        ended.iter().map(|e| e.0).max()
+    );
+    let by_tile =
+        |counts: &[(u64, u64)], tile: u64| counts.iter().find(|c| c.0 == tile).map_or(0, |c| c.1);
+    let mut sorted = reached.clone();
+    sorted.sort();
+    assert_eq!(sorted[0].1, 50);
+    for pair in sorted.windows(2) {
+        assert_eq!(pair[1].0, 2 * pair[0].0, "every power of two in between");
+        assert_eq!(pair[0].1 - pair[1].1, by_tile(&ended, pair[0].0));
+    }
+    let (top, top_count) = *sorted.last().unwrap();
+    assert_eq!(top_count, by_tile(&ended, top));
+    // Random play never wins Power-11: the first ten games are listed as not won.
+    assert_eq!(report["unwon_seeds"].as_array().unwrap().len(), 10);
     assert!(report["wins"].as_u64().unwrap() <= 50);
     assert!(report["moves"].as_u64().unwrap() <= report["attempts"].as_u64().unwrap());
     assert!(report["max_score"].as_f64().unwrap() >= report["mean_score"].as_f64().unwrap());
@@ -189,6 +224,36 @@ fn bench_json_counts_add_up_and_reproduce_from_the_seed() {
     ] {
         assert_eq!(report[key], again[key], "{key}");
     }
+}
+
+#[test]
+fn bench_unwon_seed_replays_with_autoplay() {
+    let report = bench_json(&["--player", "random", "--games", "1", "--seed", "5"]);
+    let seed = report["unwon_seeds"][0].as_u64().unwrap().to_string();
+    let ran = run(&["--autoplay", "random", "--seed", &seed], "");
+    assert_eq!(ran.code, 0);
+    assert!(ran.stdout.ends_with("YOU LOST!\n"));
+    let (score, _) = *screens(&ran.stdout).last().unwrap();
+    assert_eq!(Some(score), report["max_score"].as_i64());
+    assert_eq!(
+        Some(autoplay_moves(&ran.stdout).len() as u64),
+        report["attempts"].as_u64()
+    );
+}
+
+#[test]
+fn bench_without_goal_lists_no_unwon_seeds() {
+    let report = bench_json(&[
+        "--player",
+        "random",
+        "--games",
+        "3",
+        "--seed",
+        "1",
+        "--variant",
+        "edge",
+    ]);
+    assert_eq!(report["unwon_seeds"].as_array().map(Vec::len), Some(0));
 }
 
 #[test]
@@ -225,6 +290,12 @@ fn bench_text_summary() {
         ran.stdout
     );
     assert!(ran.stdout.contains("largest tile: "));
+    assert!(ran.stdout.contains("\nreached: "));
+    assert!(
+        ran.stdout.contains("not won: 10 game(s), seeds "),
+        "{}",
+        ran.stdout
+    );
     let ran = run(&["bench", "--games", "10"], "");
     assert_eq!(ran.code, 2, "--player is required");
 }
