@@ -1,14 +1,14 @@
 //! Engine benchmarks: `cargo bench`.
 //!
-//! - one move on a 4x4 board, packed (`Board4`) and plain (`Board`);
+//! - one move on a 4x4 board, packed (`Board4`) and plain (`Board`), and on packed 3x3 and 5x5;
 //! - one whole random-player game on 4x4 Power-11 rules;
-//! - one expectimax decision on a mid-game 4x4 board, and on a 5x5 board.
+//! - one expectimax decision on a mid-game 4x4 board, and on a 5x5 board (packed and plain).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use power11::ai::{Expectimax, RandomPlayer};
 use power11::playout::play_game;
 use power11::random::seeded;
-use power11::{Board, Board4, Direction, Grid, Rules};
+use power11::{Board, Board3, Board4, Board5, Direction, Grid, Rules};
 use std::hint::black_box;
 
 fn mid_game() -> Board {
@@ -34,6 +34,35 @@ fn moves(c: &mut Criterion) {
     c.bench_function("move_4x4_plain_left", |b| {
         b.iter(|| black_box(black_box(plain).slide(Direction::Left)))
     });
+    let board3 = Board3::from_board(
+        &Board::from_values(&[vec![2, 4, 8], vec![4, 4, 0], vec![2, 16, 2]])
+            .expect("a valid board"),
+    )
+    .expect("fits");
+    Board3::warm_up();
+    c.bench_function("move_3x3_packed_up", |b| {
+        b.iter(|| black_box(black_box(board3).slide(Direction::Up)))
+    });
+    let plain5 = board5();
+    let packed5 = Board5::from_board(&plain5).expect("fits");
+    Board5::warm_up();
+    c.bench_function("move_5x5_packed_up", |b| {
+        b.iter(|| black_box(black_box(packed5).slide(Direction::Up)))
+    });
+    c.bench_function("move_5x5_plain_up", |b| {
+        b.iter(|| black_box(black_box(plain5).slide(Direction::Up)))
+    });
+}
+
+fn board5() -> Board {
+    let mut board = Board::empty(5).expect("5 is valid");
+    for (i, e) in [1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 1, 9, 2]
+        .into_iter()
+        .enumerate()
+    {
+        board.set(i / 5, i % 5, e);
+    }
+    board
 }
 
 fn random_game(c: &mut Criterion) {
@@ -63,15 +92,13 @@ fn expectimax_decision(c: &mut Criterion) {
         b.iter(|| black_box(player.advise(black_box(&packed), &rules)))
     });
     let rules5 = Rules::power11(5).expect("5 is valid");
-    let mut board5 = Board::empty(5).expect("5 is valid");
-    for (i, e) in [1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 1, 9, 2]
-        .into_iter()
-        .enumerate()
-    {
-        board5.set(i / 5, i % 5, e);
-    }
-    c.bench_function("expectimax_decision_5x5", |b| {
-        b.iter(|| black_box(player.advise(black_box(&board5), &rules5)))
+    let plain5 = board5();
+    let packed5 = Board5::from_board(&plain5).expect("fits");
+    c.bench_function("expectimax_decision_5x5_packed", |b| {
+        b.iter(|| black_box(player.advise(black_box(&packed5), &rules5)))
+    });
+    c.bench_function("expectimax_decision_5x5_plain", |b| {
+        b.iter(|| black_box(player.advise(black_box(&plain5), &rules5)))
     });
 }
 

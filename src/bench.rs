@@ -119,7 +119,7 @@ pub fn run(
     config: &BenchConfig,
     progress: &(dyn Fn() + Sync),
 ) -> Result<BenchReport, rayon::ThreadPoolBuildError> {
-    crate::packed::Board4::warm_up();
+    crate::grid::warm_up(config.rules.size());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.jobs)
         .build()?;

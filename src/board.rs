@@ -123,6 +123,9 @@ impl Board {
 }
 
 impl Grid for Board {
+    /// Exponents go as high as a `u8` holds (far past any file's 2^63).
+    const MAX_EXPONENT: u8 = u8::MAX;
+
     fn size(&self) -> usize {
         usize::from(self.size)
     }
@@ -183,6 +186,10 @@ impl Grid for Board {
             total += crate::ai::heuristic::line_score(&line[..n]);
         }
         total
+    }
+
+    fn to_board(&self) -> Board {
+        *self
     }
 }
 

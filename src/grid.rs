@@ -1,13 +1,21 @@
 //! What the rules and the players need from a board, whatever its representation.
 //!
-//! [`crate::Board`] is the plain, exact representation for any size; [`crate::Board4`] is the
-//! packed 4x4 one used where speed matters. Rules and players are written once, against this trait.
+//! [`crate::Board`] is the plain, exact representation for any size; [`crate::Board4`],
+//! [`crate::Board3`] and [`crate::Board5`] are the packed ones used where speed matters. Rules and
+//! players are written once, against this trait, and [`on_fastest`] picks the representation.
 
+use crate::board::Board;
 use crate::direction::Direction;
+use crate::packed::Board4;
+use crate::packed128::{Board3, Board5};
 use std::hash::Hash;
 
 /// A square board of tile exponents (`0` = empty, `k` = the tile `2^k`).
 pub trait Grid: Copy + Eq + Hash {
+    /// The largest exponent a cell can hold (the packed boards stop at 15: two 32768s do not
+    /// merge there).
+    const MAX_EXPONENT: u8;
+
     /// The number of rows (= columns).
     fn size(&self) -> usize;
 
@@ -45,6 +53,43 @@ pub trait Grid: Copy + Eq + Hash {
     ///
     /// It is the sum of [`crate::ai::heuristic::line_score`] over every row and column.
     fn heuristic(&self) -> f32;
+
+    /// The same position as a plain [`Board`].
+    fn to_board(&self) -> Board;
+}
+
+/// Builds the move tables of the packed board for `size`, if there is one, so that timing a
+/// run does not charge their construction to its first game.
+pub fn warm_up(size: usize) {
+    match size {
+        3 => Board3::warm_up(),
+        4 => Board4::warm_up(),
+        5 => Board5::warm_up(),
+        _ => {}
+    }
+}
+
+/// A computation to run on a board in whichever representation is fastest for it.
+pub trait OnGrid {
+    /// What the computation gives.
+    type Output;
+
+    /// Runs the computation on `grid`.
+    fn run<G: Grid>(self, grid: G) -> Self::Output;
+}
+
+/// Runs `task` on `board` packed ([`Board4`], [`Board3`], [`Board5`]) when it fits, plain
+/// otherwise. This is the one place that chooses a representation.
+pub fn on_fastest<T: OnGrid>(board: &Board, task: T) -> T::Output {
+    if let Some(packed) = Board4::from_board(board) {
+        task.run(packed)
+    } else if let Some(packed) = Board3::from_board(board) {
+        task.run(packed)
+    } else if let Some(packed) = Board5::from_board(board) {
+        task.run(packed)
+    } else {
+        task.run(*board)
+    }
 }
 
 /// The cell that is the `k`-th one of line `line` when the board of size `n` is read in the

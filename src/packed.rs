@@ -133,6 +133,8 @@ impl Board4 {
 }
 
 impl Grid for Board4 {
+    const MAX_EXPONENT: u8 = MAX_PACKED_EXPONENT;
+
     fn size(&self) -> usize {
         4
     }
@@ -212,6 +214,10 @@ impl Grid for Board4 {
                 .sum()
         };
         rows(self.0) + rows(transpose(self.0))
+    }
+
+    fn to_board(&self) -> Board {
+        Board4::to_board(*self)
     }
 }
 

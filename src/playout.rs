@@ -1,13 +1,14 @@
 //! Headless games: no history, no text, as fast as the board representation allows.
 //!
-//! A playout runs on the packed [`Board4`] while the game is 4x4 and no tile has reached 2^15,
-//! then (if ever) continues on the plain [`Board`], so its result is exactly the plain rules'.
+//! A playout runs on a packed board ([`crate::Board4`], [`crate::Board3`], [`crate::Board5`]) while
+//! one fits the game and no tile has reached 2^15, then (if ever) continues on the plain [`Board`],
+//! so its result is exactly the plain rules'.
 
 use crate::ai::Player;
 use crate::board::Board;
-use crate::grid::Grid;
+use crate::grid::{Grid, OnGrid, on_fastest};
 use crate::line::tile_points;
-use crate::packed::{Board4, MAX_PACKED_EXPONENT};
+use crate::packed::MAX_PACKED_EXPONENT;
 use crate::rules::Rules;
 use rand_core::Rng;
 
@@ -37,8 +38,12 @@ pub fn default_attempt_limit(rules: &Rules) -> u64 {
     }
 }
 
-struct State<G> {
-    grid: G,
+/// One game in progress, whatever the board's representation.
+struct Playout<'a, P, R: ?Sized> {
+    rules: &'a Rules,
+    player: &'a mut P,
+    rng: &'a mut R,
+    max_attempts: u64,
     record: GameRecord,
 }
 
@@ -57,86 +62,80 @@ pub fn play_game<P: Player, R: Rng + ?Sized>(
     rng: &mut R,
     max_attempts: u64,
 ) -> GameRecord {
-    let record = GameRecord {
-        score: 0,
-        max_exponent: start.max_exponent(),
-        moves: 0,
-        attempts: 0,
-        won: rules.goal_reached(&start),
-        cut_off: false,
+    let playout = Playout {
+        rules,
+        player,
+        rng,
+        max_attempts,
+        record: GameRecord {
+            score: 0,
+            max_exponent: start.max_exponent(),
+            moves: 0,
+            attempts: 0,
+            won: rules.goal_reached(&start),
+            cut_off: false,
+        },
     };
-    let record = match Board4::from_board(&start) {
-        Some(packed) if start.max_exponent() < MAX_PACKED_EXPONENT => {
-            let mut state = State {
-                grid: packed,
-                record,
-            };
-            match run(&mut state, rules, player, rng, max_attempts, true) {
-                Stop::Finished => return finish(state),
-                Stop::Unpack => {
-                    let mut plain = State {
-                        grid: state.grid.to_board(),
-                        record: state.record,
-                    };
-                    run(&mut plain, rules, player, rng, max_attempts, false);
-                    return finish(plain);
-                }
-            }
-        }
-        _ => record,
-    };
-    let mut state = State {
-        grid: start,
-        record,
-    };
-    run(&mut state, rules, player, rng, max_attempts, false);
-    finish(state)
-}
-
-fn finish<G: Grid>(state: State<G>) -> GameRecord {
-    GameRecord {
-        max_exponent: state.grid.max_exponent(),
-        ..state.record
+    if start.max_exponent() < MAX_PACKED_EXPONENT {
+        on_fastest(&start, playout)
+    } else {
+        playout.run(start)
     }
 }
 
-fn run<G: Grid, P: Player, R: Rng + ?Sized>(
-    state: &mut State<G>,
-    rules: &Rules,
-    player: &mut P,
-    rng: &mut R,
-    max_attempts: u64,
-    packed: bool,
-) -> Stop {
-    let goal_points = rules.goal().map_or(u64::MAX, tile_points);
-    let record = &mut state.record;
-    loop {
-        if record.won && !rules.keep_playing() {
-            return Stop::Finished;
+impl<P: Player, R: Rng + ?Sized> OnGrid for Playout<'_, P, R> {
+    type Output = GameRecord;
+
+    fn run<G: Grid>(mut self, mut grid: G) -> GameRecord {
+        let stop = self.play(&mut grid);
+        let mut end = grid.to_board();
+        if let Stop::Unpack = stop {
+            self.play(&mut end);
         }
-        if record.attempts >= max_attempts {
-            record.cut_off = true;
-            return Stop::Finished;
+        GameRecord {
+            max_exponent: end.max_exponent(),
+            ..self.record
         }
-        if !state.grid.can_move() {
-            return Stop::Finished;
-        }
-        let direction = player.choose(&state.grid, rules, rng);
-        let turn = rules.apply_move(&mut state.grid, direction, rng);
-        record.attempts += 1;
-        record.score = record.score.saturating_add(turn.score_delta);
-        if turn.moved {
-            record.moves += 1;
-        }
-        // Only a merge worth at least the goal (or 2^15) can create such a tile.
-        if turn.points >= goal_points && rules.goal_reached(&state.grid) {
-            record.won = true;
-        }
-        if packed
-            && turn.points >= tile_points(MAX_PACKED_EXPONENT)
-            && state.grid.max_exponent() >= MAX_PACKED_EXPONENT
-        {
-            return Stop::Unpack;
+    }
+}
+
+impl<P: Player, R: Rng + ?Sized> Playout<'_, P, R> {
+    /// Plays on `grid` until the game ends or (on a packed board) a tile reaches the largest
+    /// exponent the representation holds, when the caller goes on with the plain board.
+    fn play<G: Grid>(&mut self, grid: &mut G) -> Stop {
+        let rules = self.rules;
+        let goal_points = rules.goal().map_or(u64::MAX, tile_points);
+        let limited = G::MAX_EXPONENT < u8::MAX;
+        let record = &mut self.record;
+        loop {
+            if record.won && !rules.keep_playing() {
+                return Stop::Finished;
+            }
+            if record.attempts >= self.max_attempts {
+                record.cut_off = true;
+                return Stop::Finished;
+            }
+            if !grid.can_move() {
+                return Stop::Finished;
+            }
+            let direction = self.player.choose(grid, rules, self.rng);
+            let turn = rules.apply_move(grid, direction, self.rng);
+            record.attempts += 1;
+            record.score = record.score.saturating_add(turn.score_delta);
+            if turn.moved {
+                record.moves += 1;
+            }
+            // Only a merge worth at least the goal (or the representation's limit) can create
+            // such a tile.
+            if turn.points >= goal_points && rules.goal_reached(grid) {
+                record.won = true;
+            }
+            if limited
+                && turn.points >= tile_points(G::MAX_EXPONENT)
+                && grid.max_exponent() >= G::MAX_EXPONENT
+            {
+                return Stop::Unpack;
+            }
         }
     }
 }

@@ -9,8 +9,7 @@
 use super::Player;
 use crate::board::Board;
 use crate::direction::Direction;
-use crate::grid::Grid;
-use crate::packed::Board4;
+use crate::grid::{Grid, OnGrid, on_fastest};
 use crate::rules::{FOUR_CHANCE, Rules, Spawn, edge_cell};
 use rand_core::Rng;
 use rustc_hash::FxHashMap;
@@ -123,12 +122,16 @@ impl Expectimax {
 }
 
 impl Expectimax {
-    /// [`Expectimax::advise`] on a plain board, searched on the packed engine when it fits.
+    /// [`Expectimax::advise`] on a plain board, searched on a packed engine when one fits.
     pub fn advise_board(&self, board: &Board, rules: &Rules) -> Option<Advice> {
-        match Board4::from_board(board) {
-            Some(packed) => self.advise(&packed, rules),
-            None => self.advise(board, rules),
+        struct Advise<'a>(&'a Expectimax, &'a Rules);
+        impl OnGrid for Advise<'_> {
+            type Output = Option<Advice>;
+            fn run<G: Grid>(self, grid: G) -> Option<Advice> {
+                self.0.advise(&grid, self.1)
+            }
         }
+        on_fastest(board, Advise(self, rules))
     }
 }
 

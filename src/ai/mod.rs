@@ -6,8 +6,7 @@ pub mod random;
 
 use crate::board::Board;
 use crate::direction::Direction;
-use crate::grid::Grid;
-use crate::packed::Board4;
+use crate::grid::{Grid, OnGrid, on_fastest};
 use crate::rules::Rules;
 use rand_core::Rng;
 
@@ -48,15 +47,23 @@ impl PlayerKind {
     }
 }
 
-/// Asks `player` for a move on `board`, on the packed engine when the board fits it.
+/// Asks `player` for a move on `board`, on a packed engine when the board fits one.
 pub fn choose_on_board<P: Player, R: Rng + ?Sized>(
     player: &mut P,
     board: &Board,
     rules: &Rules,
     rng: &mut R,
 ) -> Direction {
-    match Board4::from_board(board) {
-        Some(packed) => player.choose(&packed, rules, rng),
-        None => player.choose(board, rules, rng),
+    struct Choose<'a, P, R: ?Sized> {
+        player: &'a mut P,
+        rules: &'a Rules,
+        rng: &'a mut R,
     }
+    impl<P: Player, R: Rng + ?Sized> OnGrid for Choose<'_, P, R> {
+        type Output = Direction;
+        fn run<G: Grid>(self, grid: G) -> Direction {
+            self.player.choose(&grid, self.rules, self.rng)
+        }
+    }
+    on_fastest(board, Choose { player, rules, rng })
 }

@@ -5,7 +5,7 @@ use power11::ai::{Expectimax, Player};
 use power11::line::tile_points;
 use power11::random::seeded;
 use power11::rules::{Spawn, edge_cell};
-use power11::{Board, Board4, Direction, Grid, Rules, slide_line};
+use power11::{Board, Board3, Board4, Board5, Direction, Grid, Rules, slide_line};
 use proptest::prelude::*;
 
 /// A reference slide written the other way round: compact, then merge pairs left to right.
@@ -42,9 +42,35 @@ fn board_strategy(max_exponent: u8) -> impl Strategy<Value = Board> {
     })
 }
 
-fn board4_strategy() -> impl Strategy<Value = Board> {
-    prop::collection::vec(prop_oneof![1 => Just(0u8), 3 => 1u8..=15], 16)
-        .prop_map(|cells| Board::from_exponents(4, &cells).unwrap())
+/// Boards of size `n` with every exponent a packed board holds (1..=15), small ones more
+/// often so that merges happen.
+fn packable_strategy(n: usize) -> impl Strategy<Value = Board> {
+    prop::collection::vec(
+        prop_oneof![2 => Just(0u8), 3 => 1u8..=4, 3 => 1u8..=15],
+        n * n,
+    )
+    .prop_map(move |cells| Board::from_exponents(n, &cells).unwrap())
+}
+
+/// Checks a packed board against the plain one it was made from, in every direction.
+fn check_packed<G: Grid>(packed: G, board: Board) -> Result<(), TestCaseError> {
+    prop_assert_eq!(packed.to_board(), board);
+    prop_assert_eq!(packed.empty_count(), board.empty_count());
+    prop_assert_eq!(packed.max_exponent(), board.max_exponent());
+    prop_assert_eq!(packed.can_move(), board.can_move());
+    for direction in Direction::ALL {
+        let plain = board.slide(direction);
+        // The one documented difference: two 32768s cannot merge into 65536 when packed.
+        if plain.is_some_and(|(b, _)| b.max_exponent() > 15) {
+            continue;
+        }
+        let fast = packed.slide(direction).map(|(b, p)| (b.to_board(), p));
+        prop_assert_eq!(fast, plain, "direction {}", direction);
+    }
+    for k in 0..=board.size() * board.size() {
+        prop_assert_eq!(packed.nth_empty(k), board.nth_empty(k));
+    }
+    Ok(())
 }
 
 fn mirror(board: &Board) -> Board {
@@ -126,25 +152,24 @@ proptest! {
     }
 
     #[test]
-    fn packed_engine_equals_the_plain_rules(board in board4_strategy()) {
+    fn packed_engine_equals_the_plain_rules(board in packable_strategy(4)) {
         let packed = Board4::from_board(&board).unwrap();
-        prop_assert_eq!(packed.to_board(), board);
-        prop_assert_eq!(packed.empty_count(), board.empty_count());
-        prop_assert_eq!(packed.max_exponent(), board.max_exponent());
-        prop_assert_eq!(packed.can_move(), board.can_move());
+        check_packed(packed, board)?;
         prop_assert!((packed.heuristic() - board.heuristic()).abs() <= 1e-3 * board.heuristic().abs().max(1.0));
-        for direction in Direction::ALL {
-            let plain = board.slide(direction);
-            // The one documented difference: two 32768s cannot merge into 65536 when packed.
-            if plain.is_some_and(|(b, _)| b.max_exponent() > 15) {
-                continue;
-            }
-            let fast = packed.slide(direction).map(|(b, p)| (b.to_board(), p));
-            prop_assert_eq!(fast, plain, "direction {}", direction);
-        }
-        for k in 0..16 {
-            prop_assert_eq!(packed.nth_empty(k), board.nth_empty(k));
-        }
+    }
+
+    #[test]
+    fn packed_3x3_and_5x5_equal_the_plain_rules(
+        board3 in packable_strategy(3),
+        board5 in packable_strategy(5),
+    ) {
+        let packed3 = Board3::from_board(&board3).unwrap();
+        check_packed(packed3, board3)?;
+        let packed5 = Board5::from_board(&board5).unwrap();
+        check_packed(packed5, board5)?;
+        // The same evaluation to the bit, so a search decides exactly as on the plain board.
+        prop_assert_eq!(packed3.heuristic().to_bits(), board3.heuristic().to_bits());
+        prop_assert_eq!(packed5.heuristic().to_bits(), board5.heuristic().to_bits());
     }
 
     #[test]
