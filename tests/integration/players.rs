@@ -235,6 +235,32 @@ fn bench_unwon_seed_replays_with_autoplay() {
     );
 }
 
+/// A bench game runs on the packed 3x3 and 5x5 boards, an autoplay game on the plain board
+/// (searching on the packed one): with the same seed they must be the same game.
+#[test]
+fn bench_games_on_packed_3x3_and_5x5_replay_with_autoplay() {
+    for flags in [["--variant", "mini"], ["--size", "5"]] {
+        let mut args = vec!["--player", "expectimax", "--games", "1", "--seed", "7"];
+        args.extend(flags);
+        args.extend(["--depth", "1"]);
+        let report = bench_json(&args);
+        let seed = power11::bench::game_seed(7, 0).to_string();
+        let mut args = vec!["--autoplay", "expectimax", "--seed", &seed, "--depth", "1"];
+        args.extend(flags);
+        let ran = run(&args, "");
+        assert_eq!(ran.code, 0);
+        let (score, board) = *screens(&ran.stdout).last().unwrap();
+        assert_eq!(Some(score), report["max_score"].as_i64(), "{flags:?}");
+        let largest = power11::board::tile_value(board.max_exponent()).to_string();
+        assert_eq!(report["max_tile_counts"][&largest], 1, "{flags:?}");
+        assert_eq!(
+            Some(autoplay_moves(&ran.stdout).len() as u64),
+            report["attempts"].as_u64(),
+            "{flags:?}"
+        );
+    }
+}
+
 #[test]
 fn bench_without_goal_lists_no_unwon_seeds() {
     let report = bench_json(&[
