@@ -184,14 +184,6 @@ impl Grid for Board4 {
     }
 
     #[inline]
-    fn can_move(&self) -> bool {
-        // On a full board, Left changes a row iff Right does (an equal pair), and Up iff Down.
-        self.empty_count() > 0
-            || self.slide(Direction::Left).is_some()
-            || self.slide(Direction::Up).is_some()
-    }
-
-    #[inline]
     fn nth_empty(&self, k: usize) -> Option<(usize, usize)> {
         let mut seen = 0;
         for i in 0..16 {

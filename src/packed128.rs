@@ -217,14 +217,6 @@ impl<const N: usize> Grid for PackedBoard<N> {
     }
 
     #[inline]
-    fn can_move(&self) -> bool {
-        // On a full board, Left changes a row iff Right does (an equal pair), and Up iff Down.
-        self.empty_count() > 0
-            || self.slide(Direction::Left).is_some()
-            || self.slide(Direction::Up).is_some()
-    }
-
-    #[inline]
     fn heuristic(&self) -> f32 {
         // Row i, then column i, as Board::heuristic adds them: the same f32 sum to the bit.
         let t = Self::tables();

@@ -42,6 +42,15 @@ fn board_strategy(max_exponent: u8) -> impl Strategy<Value = Board> {
     })
 }
 
+/// Full boards (a tile in every cell) of sizes 3 to 8, with few different tiles so that some
+/// can still move and some (mostly the small ones) are stuck.
+fn full_board_strategy() -> impl Strategy<Value = Board> {
+    (3usize..=8).prop_flat_map(|n| {
+        prop::collection::vec(1u8..=6, n * n)
+            .prop_map(move |cells| Board::from_exponents(n, &cells).unwrap())
+    })
+}
+
 /// Boards of size `n` with every exponent a packed board holds (1..=15), small ones more
 /// often so that merges happen.
 fn packable_strategy(n: usize) -> impl Strategy<Value = Board> {
@@ -149,6 +158,15 @@ proptest! {
         let down = board.slide(Direction::Down);
         let via_right = transpose(&board).slide(Direction::Right).map(|(b, p)| (transpose(&b), p));
         prop_assert_eq!(down, via_right);
+    }
+
+    #[test]
+    fn can_move_says_whether_some_direction_changes_the_board(
+        board in prop_oneof![board_strategy(6), full_board_strategy()],
+    ) {
+        // `can_move` only tries Left and Up on a full board; this checks that shortcut.
+        let any = Direction::ALL.iter().any(|&d| board.slide(d).is_some());
+        prop_assert_eq!(board.can_move(), any);
     }
 
     #[test]
