@@ -45,6 +45,8 @@ const UNWON_SEEDS_IN_TEXT: usize = 3;
 pub struct BenchReport {
     /// Games played.
     pub games: u64,
+    /// The goal tile's value, `None` when the rules have no goal (then nothing is won).
+    pub goal: Option<u64>,
     /// Games that reached the goal.
     pub wins: u64,
     /// wins / games.
@@ -185,6 +187,7 @@ fn summarise(
     let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
     BenchReport {
         games,
+        goal: config.rules.goal().map(tile_points),
         wins,
         win_rate: ratio(wins as f64, games as f64),
         mean_score: ratio(scores.iter().map(|&s| s as f64).sum(), games as f64),
@@ -229,7 +232,7 @@ impl BenchReport {
             .collect();
         let mut text = format!(
             "player {}, variant {}, {}x{}, seed {}, {} thread(s)\n\
-             games: {}  wins: {} ({:.1}%)\n\
+             games: {}  wins: {}\n\
              score: mean {:.1}, median {:.1}, max {}\n\
              largest tile: {}\n\
              reached: {}\n\
@@ -241,8 +244,10 @@ impl BenchReport {
             self.seed,
             self.jobs,
             self.games,
-            self.wins,
-            100.0 * self.win_rate,
+            match self.goal {
+                Some(_) => format!("{} ({:.1}%)", self.wins, 100.0 * self.win_rate),
+                None => "- (no goal)".to_string(),
+            },
             self.mean_score,
             self.median_score,
             self.max_score,

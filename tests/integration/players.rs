@@ -262,21 +262,6 @@ fn bench_games_on_packed_3x3_and_5x5_replay_with_autoplay() {
 }
 
 #[test]
-fn bench_without_goal_lists_no_unwon_seeds() {
-    let report = bench_json(&[
-        "--player",
-        "random",
-        "--games",
-        "3",
-        "--seed",
-        "1",
-        "--variant",
-        "edge",
-    ]);
-    assert_eq!(report["unwon_seeds"].as_array().map(Vec::len), Some(0));
-}
-
-#[test]
 fn bench_expectimax_wins_mini_games() {
     let report = bench_json(&[
         "--player",
@@ -291,7 +276,35 @@ fn bench_expectimax_wins_mini_games() {
         "64",
     ]);
     assert_eq!(report["wins"], 4);
+    assert_eq!(report["goal"], 64);
     assert_eq!(report["max_tile_counts"]["64"], 4);
+}
+
+#[test]
+fn bench_on_rules_without_a_goal_reports_no_wins_to_count() {
+    let args = [
+        "--player",
+        "random",
+        "--variant",
+        "edge",
+        "--games",
+        "5",
+        "--seed",
+        "1",
+    ];
+    let report = bench_json(&args);
+    assert!(report["goal"].is_null(), "{report}");
+    assert_eq!(report["wins"], 0);
+    assert_eq!(report["unwon_seeds"].as_array().map(Vec::len), Some(0));
+    let mut text_args = vec!["bench"];
+    text_args.extend_from_slice(&args);
+    let ran = run(&text_args, "");
+    assert!(
+        ran.stdout.contains("\ngames: 5  wins: - (no goal)\n"),
+        "{}",
+        ran.stdout
+    );
+    assert!(!ran.stdout.contains("not won"), "{}", ran.stdout);
 }
 
 #[test]
