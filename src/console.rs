@@ -310,12 +310,15 @@ impl<R: BufRead, W: Write> Console<R, W> {
                     advice.depth
                 )
             }
-            Some((other, value)) if (advice.value - value).abs() < 0.5 => format!(
-                "Advice: {best}: looking {} move(s) ahead it rates {:.0}, as high as {}.",
-                advice.depth,
-                advice.value,
-                name(other)
-            ),
+            // Ratings that print the same are presented as a tie, not as "X against X".
+            Some((other, value)) if format!("{value:.0}") == format!("{:.0}", advice.value) => {
+                format!(
+                    "Advice: {best}: looking {} move(s) ahead it rates {:.0}, as high as {}.",
+                    advice.depth,
+                    advice.value,
+                    name(other)
+                )
+            }
             Some((other, value)) => format!(
                 "Advice: {best}: looking {} move(s) ahead it rates {:.0}, against {:.0} for {}.",
                 advice.depth,

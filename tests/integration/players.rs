@@ -123,6 +123,18 @@ fn advice_names_a_move_and_does_not_play_it() {
     );
 }
 
+#[test]
+fn advice_presents_ratings_that_print_the_same_as_a_tie() {
+    // On this 8x8 start, Down and Up rate within a fraction of a point of each other.
+    let ran = run(&["--size", "8", "--seed", "2"], "n\na\n");
+    let line = ran
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("Advice: "))
+        .unwrap();
+    assert!(line.ends_with("as high as u (Up)."), "{line}");
+}
+
 fn bench_json(args: &[&str]) -> serde_json::Value {
     let mut all = vec!["bench", "--json"];
     all.extend_from_slice(args);
