@@ -246,6 +246,13 @@ mod tests {
     }
 
     #[test]
+    fn empty_board_cannot_move() {
+        let b = board(&[&[0, 0, 0], &[0, 0, 0], &[0, 0, 0]]);
+        assert!(!b.can_move());
+        assert!(Direction::ALL.iter().all(|&d| b.slide(d).is_none()));
+    }
+
+    #[test]
     fn full_board_without_equal_neighbours_cannot_move() {
         let b = board(&[&[2, 4, 2], &[4, 2, 4], &[2, 4, 2]]);
         assert!(!b.can_move());

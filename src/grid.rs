@@ -37,9 +37,11 @@ pub trait Grid: Copy + Eq + Hash {
 
     /// Whether any move changes the board.
     fn can_move(&self) -> bool {
-        // On a full board (no holes), Left changes a row iff it holds two equal neighbours,
-        // which is when Right changes it too; likewise Up and Down for columns.
-        self.empty_count() > 0
+        // A board with both a tile and a hole always has a tile that can slide into some hole.
+        // On a full board, Left changes a row iff it holds two equal neighbours, which is when
+        // Right changes it too; likewise Up and Down for columns. An empty board cannot move.
+        let empty = self.empty_count();
+        (empty > 0 && empty < self.size() * self.size())
             || self.slide(Direction::Left).is_some()
             || self.slide(Direction::Up).is_some()
     }

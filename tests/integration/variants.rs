@@ -379,6 +379,36 @@ fn goal_spawn_and_score_knobs() {
 }
 
 #[test]
+fn empty_board_without_spawns_ends_at_once() {
+    // No tile and no spawn: no move can ever change the board, so the game is over before the
+    // first command (it used to wait for moves forever, and autoplay stopped only at its cap).
+    let board = fixture_arg("empty.txt");
+    let ran = run(&["--board", &board, "--spawn", "none"], "l\nq\n");
+    assert!(ran.stdout.contains("YOU LOST!\n"), "{}", ran.stdout);
+    assert_eq!(screens(&ran.stdout).len(), 1, "{}", ran.stdout);
+    let ran = run(
+        &[
+            "--autoplay",
+            "random",
+            "--variant",
+            "edge",
+            "--spawn",
+            "none",
+            "--board",
+            &board,
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 0);
+    assert!(!ran.stdout.contains("Move: "), "{}", ran.stdout);
+    assert!(
+        ran.stdout.ends_with("Game Over! Final score: 0\n"),
+        "{}",
+        ran.stdout
+    );
+}
+
+#[test]
 fn bad_knob_values_exit_2() {
     let cases: [&[&str]; 11] = [
         &["--variant", "mini", "--size", "2"],
