@@ -2,6 +2,7 @@
 
 mod cli;
 mod common;
+mod golden;
 mod players;
 mod properties;
 mod session;
