@@ -6,9 +6,8 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use power11::ai::{Expectimax, RandomPlayer};
-use power11::playout::play_game;
 use power11::random::seeded;
-use power11::{Board, Board3, Board4, Board5, Direction, Grid, Rules};
+use power11::{Board, Board3, Board4, Board5, Direction, Grid, Rules, play_game};
 use std::hint::black_box;
 
 fn mid_game() -> Board {
@@ -26,13 +25,13 @@ fn moves(c: &mut Criterion) {
     let packed = Board4::from_board(&plain).expect("fits");
     Board4::warm_up();
     c.bench_function("move_4x4_packed_left", |b| {
-        b.iter(|| black_box(black_box(packed).slide(Direction::Left)))
+        b.iter(|| black_box(black_box(packed).slide(Direction::Left)));
     });
     c.bench_function("move_4x4_packed_up", |b| {
-        b.iter(|| black_box(black_box(packed).slide(Direction::Up)))
+        b.iter(|| black_box(black_box(packed).slide(Direction::Up)));
     });
     c.bench_function("move_4x4_plain_left", |b| {
-        b.iter(|| black_box(black_box(plain).slide(Direction::Left)))
+        b.iter(|| black_box(black_box(plain).slide(Direction::Left)));
     });
     let board3 = Board3::from_board(
         &Board::from_values(&[vec![2, 4, 8], vec![4, 4, 0], vec![2, 16, 2]])
@@ -41,16 +40,16 @@ fn moves(c: &mut Criterion) {
     .expect("fits");
     Board3::warm_up();
     c.bench_function("move_3x3_packed_up", |b| {
-        b.iter(|| black_box(black_box(board3).slide(Direction::Up)))
+        b.iter(|| black_box(black_box(board3).slide(Direction::Up)));
     });
     let plain5 = board5();
     let packed5 = Board5::from_board(&plain5).expect("fits");
     Board5::warm_up();
     c.bench_function("move_5x5_packed_up", |b| {
-        b.iter(|| black_box(black_box(packed5).slide(Direction::Up)))
+        b.iter(|| black_box(black_box(packed5).slide(Direction::Up)));
     });
     c.bench_function("move_5x5_plain_up", |b| {
-        b.iter(|| black_box(black_box(plain5).slide(Direction::Up)))
+        b.iter(|| black_box(black_box(plain5).slide(Direction::Up)));
     });
 }
 
@@ -80,7 +79,7 @@ fn random_game(c: &mut Criterion) {
                 &mut rng,
                 u64::MAX,
             ))
-        })
+        });
     });
 }
 
@@ -89,16 +88,16 @@ fn expectimax_decision(c: &mut Criterion) {
     let packed = Board4::from_board(&mid_game()).expect("fits");
     let player = Expectimax::default();
     c.bench_function("expectimax_decision_4x4", |b| {
-        b.iter(|| black_box(player.advise(black_box(&packed), &rules)))
+        b.iter(|| black_box(player.advise(black_box(&packed), &rules)));
     });
     let rules5 = Rules::power11(5).expect("5 is valid");
     let plain5 = board5();
     let packed5 = Board5::from_board(&plain5).expect("fits");
     c.bench_function("expectimax_decision_5x5_packed", |b| {
-        b.iter(|| black_box(player.advise(black_box(&packed5), &rules5)))
+        b.iter(|| black_box(player.advise(black_box(&packed5), &rules5)));
     });
     c.bench_function("expectimax_decision_5x5_plain", |b| {
-        b.iter(|| black_box(player.advise(black_box(&plain5), &rules5)))
+        b.iter(|| black_box(player.advise(black_box(&plain5), &rules5)));
     });
 }
 

@@ -1,56 +1,64 @@
-//! `--autoplay`: a computer player's game, printed move by move.
+//! `--autoplay`: a computer player's game, printed move by move. It drives a [`Session`] with
+//! [`Command::ComputerMove`] as the console drives one with the player's keys.
 
-use crate::ai::{Player, choose_on_board};
-use crate::game::{Game, Status};
-use crate::text::{end_message, render_board};
-use rand_core::Rng;
+use crate::session::{Command, Event, Screen, Session, Store};
+use crate::text::{end_message, render_scored};
 use std::io::{self, Write};
 use std::time::Duration;
 
-/// Plays `game` with `player` to its end, printing the start, then for each move the direction
-/// and the `Score:` line and board, then the end message. In a game that offers to keep playing
-/// past the goal (classic), the player keeps playing. Stops after `max_attempts` attempts.
-pub fn run<P: Player, R: Rng + ?Sized, W: Write>(
+/// Plays the session's current game with its computer player to the end, printing the start,
+/// then for each move the direction and the `Score:` line and board, then the end message. In a
+/// game that offers to keep playing past the goal (classic), the player keeps playing. Stops
+/// after `max_attempts` attempts.
+pub fn run<S: Store, W: Write>(
     out: &mut W,
-    mut game: Game,
-    player: &mut P,
-    rng: &mut R,
+    session: &mut Session<S>,
     delay: Duration,
     max_attempts: u64,
 ) -> io::Result<()> {
-    let state = |game: &Game| format!("Score: {}\n{}", game.score(), render_board(game.board()));
-    out.write_all(state(&game).as_bytes())?;
     let mut attempts = 0u64;
+    if let Screen::Game { game, .. } | Screen::End { game, .. } = session.screen() {
+        out.write_all(render_scored(game.score(), None, game.board()).as_bytes())?;
+    }
     loop {
-        let status = game.status();
-        if status != Status::Playing {
-            if let Some(message) = end_message(status, game.score()) {
-                writeln!(out, "{message}")?;
-            }
-            if status == Status::Won && game.rules().keep_playing() {
+        match session.screen() {
+            Screen::End {
+                game, offers_more, ..
+            } => {
+                if let Some(message) = end_message(game.status(), game.score()) {
+                    writeln!(out, "{message}")?;
+                }
+                if !offers_more {
+                    break;
+                }
                 writeln!(out, "Keeps playing.")?;
-                game.keep_playing();
-                continue;
+                session.handle(Command::KeepPlaying);
             }
-            break;
-        }
-        if attempts >= max_attempts {
-            writeln!(
-                out,
-                "Stopped after {attempts} moves. Score: {}",
-                game.score()
-            )?;
-            break;
-        }
-        let direction = choose_on_board(player, game.board(), game.rules(), rng);
-        let turn = game.play(direction, rng);
-        attempts += 1;
-        let note = if turn.moved { "" } else { " (nothing moves)" };
-        writeln!(out, "Move: {direction}{note}")?;
-        out.write_all(state(&game).as_bytes())?;
-        if !delay.is_zero() {
-            out.flush()?;
-            std::thread::sleep(delay);
+            Screen::Game { game, .. } => {
+                if attempts >= max_attempts {
+                    writeln!(
+                        out,
+                        "Stopped after {attempts} moves. Score: {}",
+                        game.score()
+                    )?;
+                    break;
+                }
+                for event in session.handle(Command::ComputerMove) {
+                    if let Event::Moved { direction, turn } = event {
+                        let note = if turn.moved { "" } else { " (nothing moves)" };
+                        writeln!(out, "Move: {direction}{note}")?;
+                    }
+                }
+                attempts += 1;
+                if let Screen::Game { game, .. } | Screen::End { game, .. } = session.screen() {
+                    out.write_all(render_scored(game.score(), None, game.board()).as_bytes())?;
+                }
+                if !delay.is_zero() {
+                    out.flush()?;
+                    std::thread::sleep(delay);
+                }
+            }
+            Screen::Menu | Screen::Closed => break,
         }
     }
     out.flush()

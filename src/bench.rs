@@ -1,13 +1,15 @@
 //! `power11 bench`: many headless games over a thread pool, and their statistics.
 
-use crate::ai::{Expectimax, PlayerKind, RandomPlayer};
+use crate::ai::{PlayerKind, SearchConfig};
 use crate::line::tile_points;
+use crate::named::Named;
 use crate::playout::{GameRecord, play_game};
 use crate::random::{mix, seeded};
 use crate::rules::Rules;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 /// What to benchmark.
@@ -17,8 +19,8 @@ pub struct BenchConfig {
     pub rules: Rules,
     /// Who plays.
     pub player: PlayerKind,
-    /// Expectimax settings (ignored by the random player).
-    pub search: crate::ai::expectimax::Config,
+    /// Search settings (ignored by players that do not search).
+    pub search: SearchConfig,
     /// How many games.
     pub games: u64,
     /// Worker threads.
@@ -94,25 +96,14 @@ fn play_one(config: &BenchConfig, index: u64) -> (GameRecord, Duration) {
     let started = Instant::now();
     let mut rng = seeded(game_seed(config.seed, index));
     let start = config.rules.new_board(&mut rng);
-    let record = match config.player {
-        PlayerKind::Random => play_game(
-            &config.rules,
-            start,
-            &mut RandomPlayer,
-            &mut rng,
-            config.max_attempts,
-        ),
-        PlayerKind::Expectimax => {
-            let mut player = Expectimax::new(config.search);
-            play_game(
-                &config.rules,
-                start,
-                &mut player,
-                &mut rng,
-                config.max_attempts,
-            )
-        }
-    };
+    let mut player = config.player.build(config.search);
+    let record = play_game(
+        &config.rules,
+        start,
+        &mut player,
+        &mut rng,
+        config.max_attempts,
+    );
     (record, started.elapsed())
 }
 
@@ -121,7 +112,7 @@ pub fn run(
     config: &BenchConfig,
     progress: &(dyn Fn() + Sync),
 ) -> Result<BenchReport, rayon::ThreadPoolBuildError> {
-    crate::grid::warm_up(config.rules.size());
+    crate::packed::warm_up(config.rules.size());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.jobs)
         .build()?;
@@ -150,7 +141,7 @@ fn summarise(
     let median_score = match scores.len() {
         0 => 0.0,
         n if n % 2 == 1 => scores[n / 2] as f64,
-        n => (scores[n / 2 - 1] as f64 + scores[n / 2] as f64) / 2.0,
+        n => f64::midpoint(scores[n / 2 - 1] as f64, scores[n / 2] as f64),
     };
     let mut max_tile_counts = BTreeMap::new();
     for (r, _) in results {
@@ -266,19 +257,21 @@ impl BenchReport {
                 .take(UNWON_SEEDS_IN_TEXT)
                 .map(u64::to_string)
                 .collect();
-            text.push_str(&format!(
-                "not won: {} game(s), seeds {}{} (watch one: power11 --autoplay {} --seed S, same flags)\n",
+            let _ = writeln!(
+                text,
+                "not won: {} game(s), seeds {}{} (watch one: power11 --autoplay {} --seed S, same flags)",
                 self.games - self.wins,
                 seeds.join(", "),
-                if self.games - self.wins > seeds.len() as u64 { ", ..." } else { "" },
+                if self.games - self.wins > seeds.len() as u64 {
+                    ", ..."
+                } else {
+                    ""
+                },
                 self.player,
-            ));
+            );
         }
         if self.cut_off > 0 {
-            text.push_str(&format!(
-                "cut off by the move limit: {} game(s)\n",
-                self.cut_off
-            ));
+            let _ = writeln!(text, "cut off by the move limit: {} game(s)", self.cut_off);
         }
         text
     }

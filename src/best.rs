@@ -3,9 +3,11 @@
 //! The file (`best-scores.txt`) holds one line per variant and size: `classic 4 20480`. A damaged
 //! file is reported once and replaced on the next write; it never stops a game.
 
+use crate::named::Named;
 use crate::rules::Variant;
 use crate::save::{FileError, write_atomic};
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The file name inside the data directory.
@@ -95,11 +97,10 @@ impl BestScores {
                 source,
             })?;
         }
-        let text: String = self
-            .scores
-            .iter()
-            .map(|((variant, size), score)| format!("{variant} {size} {score}\n"))
-            .collect();
+        let mut text = String::new();
+        for ((variant, size), score) in &self.scores {
+            let _ = writeln!(text, "{variant} {size} {score}");
+        }
         write_atomic(path, text.as_bytes())
     }
 }

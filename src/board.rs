@@ -1,14 +1,14 @@
-//! The plain n x n board: exact rules for every size from 3 to 8.
+//! The plain n x n board: exact rules for every size from 3 to 8, tiles up to 2^255.
+//!
+//! This is the board of interactive games and the reference every packed board is tested
+//! against. It knows nothing of the [`crate::Grid`] trait, which is implemented for it one
+//! floor up, so the model's bottom floor has no circle.
 
 use crate::direction::Direction;
-use crate::grid::{Grid, line_cell};
 use crate::line::slide_line;
+use crate::size::{Size, SizeError};
 use thiserror::Error;
 
-/// The smallest board size.
-pub const MIN_SIZE: usize = 3;
-/// The largest board size.
-pub const MAX_SIZE: usize = 8;
 /// The largest exponent a board file or save may hold (2^63, the largest power of two in `u64`).
 pub const MAX_FILE_EXPONENT: u8 = 63;
 
@@ -16,8 +16,8 @@ pub const MAX_FILE_EXPONENT: u8 = 63;
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum BoardError {
     /// The size is outside 3..=8.
-    #[error("board size {0} is not between {MIN_SIZE} and {MAX_SIZE}")]
-    BadSize(usize),
+    #[error(transparent)]
+    BadSize(#[from] SizeError),
     /// The cells do not form a square of the given size.
     #[error("expected {expected} cells, found {found}")]
     WrongCellCount {
@@ -33,12 +33,12 @@ pub enum BoardError {
 
 /// A square board of size 3..=8 holding tile exponents, stored row-major in a fixed array.
 ///
-/// Invariant: `3 <= size <= 8` and every cell past `size * size` is 0, so derived equality and
-/// hashing compare boards by their tiles. It is `Copy`, so search can use it without allocating.
+/// Invariant: every cell past `size * size` is 0, so derived equality and hashing compare boards
+/// by their tiles. It is `Copy`, so search can use it without allocating.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
-    size: u8,
-    cells: [u8; MAX_SIZE * MAX_SIZE],
+    size: Size,
+    cells: [u8; Size::MAX * Size::MAX],
 }
 
 /// The value of the tile with exponent `exponent`, for display (0 for an empty cell).
@@ -61,14 +61,16 @@ pub fn exponent_of(value: u64) -> Result<u8, BoardError> {
 
 impl Board {
     /// An empty board of the given size.
-    pub fn empty(size: usize) -> Result<Board, BoardError> {
-        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
-            return Err(BoardError::BadSize(size));
+    pub fn new(size: Size) -> Board {
+        Board {
+            size,
+            cells: [0; Size::MAX * Size::MAX],
         }
-        Ok(Board {
-            size: size as u8,
-            cells: [0; MAX_SIZE * MAX_SIZE],
-        })
+    }
+
+    /// An empty board of side `size`, if it is a valid size.
+    pub fn empty(size: usize) -> Result<Board, BoardError> {
+        Ok(Board::new(Size::new(size)?))
     }
 
     /// A board from row-major exponents (`size * size` of them).
@@ -112,50 +114,54 @@ impl Board {
 
     /// The row-major exponents.
     pub fn exponents(&self) -> &[u8] {
-        let n = self.size();
-        &self.cells[..n * n]
+        &self.cells[..self.size.cells()]
     }
 
     /// The sum of all tile values (a move never changes it; a spawn adds the new tile).
     pub fn tile_sum(&self) -> u128 {
         self.exponents().iter().map(|&e| tile_value(e)).sum()
     }
-}
 
-impl Grid for Board {
-    /// Exponents go as high as a `u8` holds (far past any file's 2^63).
-    const MAX_EXPONENT: u8 = u8::MAX;
-
-    fn size(&self) -> usize {
-        usize::from(self.size)
+    /// The side as a [`Size`].
+    pub fn side(&self) -> Size {
+        self.size
     }
 
-    fn get(&self, row: usize, col: usize) -> u8 {
+    /// The number of rows (= columns).
+    pub fn size(&self) -> usize {
+        self.size.get()
+    }
+
+    /// The exponent at `row`, `col` (both below the size).
+    pub fn get(&self, row: usize, col: usize) -> u8 {
         self.cells[row * self.size() + col]
     }
 
-    fn set(&mut self, row: usize, col: usize, exponent: u8) {
+    /// Puts exponent `exponent` at `row`, `col`.
+    pub fn set(&mut self, row: usize, col: usize, exponent: u8) {
         let n = self.size();
         self.cells[row * n + col] = exponent;
     }
 
-    fn slide(&self, direction: Direction) -> Option<(Board, u64)> {
+    /// The board after sliding toward `direction` and the points the merges score, or `None`
+    /// if the move changes nothing: [`slide_line`] on each line read in the direction of motion.
+    pub fn slide(&self, direction: Direction) -> Option<(Board, u64)> {
         let n = self.size();
         let mut next = *self;
         let mut points = 0u64;
         let mut changed = false;
-        let mut buffer = [0u8; MAX_SIZE];
+        let mut buffer = [0u8; Size::MAX];
         for line in 0..n {
             let buffer = &mut buffer[..n];
             for (k, cell) in buffer.iter_mut().enumerate() {
-                let (r, c) = line_cell(n, direction, line, k);
+                let (r, c) = direction.line_cell(n, line, k);
                 *cell = self.get(r, c);
             }
             if let Some(p) = slide_line(buffer) {
                 changed = true;
                 points = points.saturating_add(p);
                 for (k, &cell) in buffer.iter().enumerate() {
-                    let (r, c) = line_cell(n, direction, line, k);
+                    let (r, c) = direction.line_cell(n, line, k);
                     next.set(r, c, cell);
                 }
             }
@@ -163,33 +169,14 @@ impl Grid for Board {
         changed.then_some((next, points))
     }
 
-    fn empty_count(&self) -> usize {
+    /// How many cells are empty.
+    pub fn empty_count(&self) -> usize {
         self.exponents().iter().filter(|&&e| e == 0).count()
     }
 
-    fn max_exponent(&self) -> u8 {
+    /// The largest exponent on the board (`0` if it is empty).
+    pub fn max_exponent(&self) -> u8 {
         self.exponents().iter().copied().max().unwrap_or(0)
-    }
-
-    fn heuristic(&self) -> f32 {
-        let n = self.size();
-        let mut total = 0.0;
-        let mut line = [0u8; MAX_SIZE];
-        for i in 0..n {
-            for (k, cell) in line[..n].iter_mut().enumerate() {
-                *cell = self.get(i, k);
-            }
-            total += crate::ai::heuristic::line_score(&line[..n]);
-            for (k, cell) in line[..n].iter_mut().enumerate() {
-                *cell = self.get(k, i);
-            }
-            total += crate::ai::heuristic::line_score(&line[..n]);
-        }
-        total
-    }
-
-    fn to_board(&self) -> Board {
-        *self
     }
 }
 
@@ -209,9 +196,16 @@ mod tests {
 
     #[test]
     fn sizes_outside_3_to_8_are_refused() {
-        assert_eq!(Board::empty(2), Err(BoardError::BadSize(2)));
-        assert_eq!(Board::empty(9), Err(BoardError::BadSize(9)));
-        assert!(Board::empty(3).is_ok() && Board::empty(8).is_ok());
+        assert_eq!(
+            Board::empty(2),
+            Err(BoardError::BadSize(SizeError::OutOfRange(2)))
+        );
+        assert_eq!(
+            Board::empty(9),
+            Err(BoardError::BadSize(SizeError::OutOfRange(9)))
+        );
+        assert_eq!(Board::empty(3).map(|b| b.size()), Ok(3));
+        assert_eq!(Board::empty(8).map(|b| b.size()), Ok(8));
     }
 
     #[test]
@@ -248,14 +242,12 @@ mod tests {
     #[test]
     fn empty_board_cannot_move() {
         let b = board(&[&[0, 0, 0], &[0, 0, 0], &[0, 0, 0]]);
-        assert!(!b.can_move());
         assert!(Direction::ALL.iter().all(|&d| b.slide(d).is_none()));
     }
 
     #[test]
     fn full_board_without_equal_neighbours_cannot_move() {
         let b = board(&[&[2, 4, 2], &[4, 2, 4], &[2, 4, 2]]);
-        assert!(!b.can_move());
         assert!(Direction::ALL.iter().all(|&d| b.slide(d).is_none()));
     }
 }

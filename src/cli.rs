@@ -3,17 +3,20 @@
 //! Exit codes: 0 on success (also when stdout is closed early), 2 for bad arguments or a bad
 //! `--board` file, 1 for any other failure.
 
-use crate::ai::{Expectimax, PlayerKind, RandomPlayer, expectimax};
+use crate::ai::{PlayerKind, SearchConfig};
 use crate::bench::{self, BenchConfig};
 use crate::best::{BestScores, data_dir};
-use crate::console::{Console, MenuStyle, Settings};
-use crate::game::Game;
-use crate::grid::Grid;
+use crate::console::Console;
+use crate::named::Named;
 use crate::playout::default_attempt_limit;
 use crate::random::{os_seed, seeded};
 use crate::rules::{Rules, Scoring, Spawn, Variant};
 use crate::save::{SAVE_FILE, read_board_file};
+use crate::session::{MemoryStore, MenuStyle, Session, Settings};
+use crate::size::Size;
+use crate::store::FileStore;
 use anyhow::Context;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
@@ -24,7 +27,7 @@ use std::time::Duration;
 /// Also plays the rest of the 2048 family, and lets the computer play.
 #[derive(Parser, Debug)]
 #[command(name = "power11", bin_name = "power11", version, after_help = AFTER_HELP)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
 
@@ -40,7 +43,7 @@ pub struct Cli {
     board: Option<PathBuf>,
 
     /// Let the computer play one game in the console, then exit.
-    #[arg(long, value_name = "PLAYER")]
+    #[arg(long, value_name = "PLAYER", value_parser = named::<PlayerKind>())]
     autoplay: Option<PlayerKind>,
 
     /// With --autoplay: wait this many milliseconds after each move.
@@ -74,7 +77,7 @@ enum Command {
 #[derive(Args, Debug)]
 struct BenchArgs {
     /// Who plays.
-    #[arg(long, value_name = "PLAYER")]
+    #[arg(long, value_name = "PLAYER", value_parser = named::<PlayerKind>())]
     player: PlayerKind,
 
     /// How many games.
@@ -109,28 +112,37 @@ struct BenchArgs {
 #[derive(Args, Debug)]
 struct RulesArgs {
     /// The rule set.
-    #[arg(long, value_name = "NAME", value_enum, default_value = "power11")]
+    #[arg(long, value_name = "NAME", value_parser = named::<Variant>(), default_value = "power11")]
     variant: Variant,
 
     /// Board size (3 to 8), for every variant.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(3..=8))]
-    size: Option<u8>,
+    #[arg(long, value_name = "N")]
+    size: Option<Size>,
 
     /// The goal tile (a power of two from 8 to 1048576), or `none`.
     #[arg(long, value_name = "V", value_parser = parse_goal)]
     goal: Option<Goal>,
 
     /// Where new tiles appear.
-    #[arg(long, value_name = "RULE", value_enum)]
+    #[arg(long, value_name = "RULE", value_parser = named::<Spawn>())]
     spawn: Option<Spawn>,
 
     /// How the score counts.
-    #[arg(long, value_name = "RULE", value_enum)]
+    #[arg(long, value_name = "RULE", value_parser = named::<Scoring>())]
     score: Option<Scoring>,
 
     /// Start with each cell a 2 with probability P (0 < P <= 1).
     #[arg(long, value_name = "P", value_parser = parse_fill)]
     fill: Option<f64>,
+}
+
+/// The parser of a [`Named`] option: its names are the possible values, each with its help.
+fn named<T: Named + Send + Sync>() -> impl TypedValueParser<Value = T> {
+    let values = T::ALL
+        .iter()
+        .map(|value| PossibleValue::new(value.name()).help(value.about()));
+    PossibleValuesParser::new(values)
+        .map(|name| T::from_name(&name).expect("clap accepts only the listed names"))
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -163,7 +175,7 @@ impl RulesArgs {
     fn rules(&self) -> anyhow::Result<Rules> {
         let mut rules = Rules::preset(self.variant);
         if let Some(size) = self.size {
-            rules = rules.with_size(usize::from(size))?;
+            rules = rules.on(size);
         }
         if let Some(Goal(goal)) = self.goal {
             rules = rules.with_goal(goal)?;
@@ -189,7 +201,7 @@ struct UsageError(String);
 /// Parses the arguments, runs, and turns the outcome into an exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli) {
+    match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
@@ -212,58 +224,53 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 }
 
 /// Runs what the arguments ask for.
-pub fn run(cli: Cli) -> anyhow::Result<()> {
+fn run(cli: &Cli) -> anyhow::Result<()> {
     if let Some(Command::Bench(args)) = &cli.command {
         return run_bench(args);
     }
     let rules = cli.rules.rules()?;
     let seed = cli.seed.unwrap_or_else(os_seed);
-    let mut rng = seeded(seed);
+    let rng = seeded(seed);
     let first_game = match &cli.board {
         Some(path) => {
-            let states = read_board_file(path).map_err(|e| UsageError(e.to_string()))?;
-            let size = states[0].board.size();
-            if let Some(wanted) = cli.rules.size.filter(|&n| usize::from(n) != size) {
+            let timeline = read_board_file(path).map_err(|e| UsageError(e.to_string()))?;
+            let size = timeline.size();
+            if let Some(wanted) = cli.rules.size.filter(|n| n.get() != size) {
                 let message = format!(
                     "{} holds a {size}x{size} board, but --size is {wanted}",
                     path.display()
                 );
                 return Err(UsageError(message).into());
             }
-            Some(states)
+            Some(timeline)
         }
         None => None,
     };
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    if let Some(kind) = cli.autoplay {
-        let game = match &first_game {
-            Some(states) => Game::from_states(rules, states)?,
-            None => Game::new(rules, &mut rng),
-        };
-        let delay = Duration::from_millis(cli.delay.unwrap_or(0));
-        let limit = cli
-            .max_moves
-            .unwrap_or_else(|| default_attempt_limit(&rules));
-        let config = expectimax::Config {
-            depth: cli.depth,
-            ..Default::default()
-        };
-        return Ok(match kind {
-            PlayerKind::Random => {
-                crate::autoplay::run(&mut out, game, &mut RandomPlayer, &mut rng, delay, limit)
-            }
-            PlayerKind::Expectimax => {
-                let mut player = Expectimax::new(config);
-                crate::autoplay::run(&mut out, game, &mut player, &mut rng, delay, limit)
-            }
-        }?);
-    }
     let menu = if rules.variant() == Variant::Power11 && cli.rules.size.is_none() {
         MenuStyle::EasyHard
     } else {
         MenuStyle::OneSize
     };
+    let settings = Settings { rules, menu };
+    let search = SearchConfig {
+        depth: cli.depth,
+        ..Default::default()
+    };
+    let player = cli.autoplay.unwrap_or(PlayerKind::Expectimax).build(search);
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    if cli.autoplay.is_some() {
+        let mut session = Session::new(settings, rng, MemoryStore::new(), player);
+        match first_game {
+            Some(timeline) => session.start_from(timeline),
+            None => session.start_new(),
+        }
+        let delay = Duration::from_millis(cli.delay.unwrap_or(0));
+        let limit = cli
+            .max_moves
+            .unwrap_or_else(|| default_attempt_limit(&rules));
+        return Ok(crate::autoplay::run(&mut out, &mut session, delay, limit)?);
+    }
     let mut best = BestScores::in_memory();
     if rules.tracks_best()
         && let Some(dir) = data_dir()
@@ -274,15 +281,13 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             writeln!(out, "Note: {warning}")?;
         }
     }
-    let settings = Settings {
-        rules,
-        menu,
-        save_path: PathBuf::from(SAVE_FILE),
-        first_game,
-        best,
-    };
+    let store = FileStore::new(PathBuf::from(SAVE_FILE), best);
+    let mut session = Session::new(settings, rng, store, player);
+    if let Some(timeline) = first_game {
+        session.start_from(timeline);
+    }
     let stdin = io::stdin();
-    Console::new(settings, rng, stdin.lock(), &mut out).run()?;
+    Console::new(session, stdin.lock(), &mut out).run()?;
     Ok(())
 }
 
@@ -290,12 +295,12 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
     let rules = args.rules.rules()?;
     let jobs = match args.jobs {
         Some(j) => j as usize,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        None => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
     };
     let config = BenchConfig {
         rules,
         player: args.player,
-        search: expectimax::Config {
+        search: SearchConfig {
             depth: args.depth,
             ..Default::default()
         },

@@ -53,6 +53,17 @@ impl Direction {
     pub fn index(self) -> usize {
         self as usize
     }
+
+    /// The cell that is the `k`-th one of line `line` of an `n` x `n` board read in the
+    /// direction of motion (k = 0 is the cell at the wall the tiles move toward).
+    pub fn line_cell(self, n: usize, line: usize, k: usize) -> (usize, usize) {
+        match self {
+            Direction::Left => (line, k),
+            Direction::Right => (line, n - 1 - k),
+            Direction::Up => (k, line),
+            Direction::Down => (n - 1 - k, line),
+        }
+    }
 }
 
 impl fmt::Display for Direction {

@@ -29,22 +29,66 @@ pub enum Status {
     Over,
 }
 
-/// Why a game could not be restored from snapshots.
+/// A non-empty series of game states of one board size, oldest first: what a save file holds
+/// and what a game is restored from. Its constructors keep both promises, so nothing that
+/// receives one checks for an empty list or mixed sizes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Timeline {
+    states: Vec<Snapshot>,
+}
+
+/// A state whose board has another size than the timeline's.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum GameError {
-    /// No snapshot at all.
-    #[error("no game state to restore")]
-    Empty,
-    /// A snapshot's board size differs from the first one's.
-    #[error("state {index} is {found}x{found}, the current board is {expected}x{expected}")]
-    MixedSizes {
-        /// Position in the list (1 = current).
-        index: usize,
-        /// The current board's size.
-        expected: usize,
-        /// This one's.
-        found: usize,
-    },
+#[error("this board is {found}x{found}, the first one is {expected}x{expected}")]
+pub struct MixedSizes {
+    /// The timeline's size.
+    pub expected: usize,
+    /// The refused state's.
+    pub found: usize,
+}
+
+impl Timeline {
+    /// A timeline of one state.
+    pub fn new(state: Snapshot) -> Timeline {
+        Timeline {
+            states: vec![state],
+        }
+    }
+
+    /// Adds `state` after the others, if its board has their size.
+    pub fn push(&mut self, state: Snapshot) -> Result<(), MixedSizes> {
+        let expected = self.size();
+        if state.board.size() != expected {
+            return Err(MixedSizes {
+                expected,
+                found: state.board.size(),
+            });
+        }
+        self.states.push(state);
+        Ok(())
+    }
+
+    /// The states, oldest first (never empty).
+    pub fn states(&self) -> &[Snapshot] {
+        &self.states
+    }
+
+    /// The newest state: where a restored game stands.
+    pub fn current(&self) -> &Snapshot {
+        self.states.last().expect("a timeline is never empty")
+    }
+
+    /// The side of every board in it.
+    pub fn size(&self) -> usize {
+        self.states[0].board.size()
+    }
+
+    /// The same states in the opposite order (for files written newest first).
+    #[must_use]
+    pub fn reversed(mut self) -> Timeline {
+        self.states.reverse();
+        self
+    }
 }
 
 /// A game in progress with full undo history.
@@ -70,38 +114,31 @@ impl Game {
     /// A game starting from `board` with score 0; the rules take the board's size.
     pub fn from_board(rules: Rules, board: Board) -> Game {
         Game {
-            rules: rules
-                .with_size(board.size())
-                .expect("a Board has a valid size"),
+            rules: rules.on(board.side()),
             current: Snapshot { board, score: 0 },
             history: Vec::new(),
             continued: false,
         }
     }
 
-    /// Restores a game from states in save-file order: current first, then older ones, newest
-    /// first. The rules take the boards' size.
-    pub fn from_states(rules: Rules, states: &[Snapshot]) -> Result<Game, GameError> {
-        let (current, older) = states.split_first().ok_or(GameError::Empty)?;
-        let expected = current.board.size();
-        for (i, s) in states.iter().enumerate() {
-            if s.board.size() != expected {
-                return Err(GameError::MixedSizes {
-                    index: i + 1,
-                    expected,
-                    found: s.board.size(),
-                });
-            }
+    /// Restores a game at the newest state of `timeline`, with the older states as its undo
+    /// history. The rules take the boards' size.
+    pub fn from_timeline(rules: Rules, timeline: Timeline) -> Game {
+        let mut states = timeline.states;
+        let current = states.pop().expect("a timeline is never empty");
+        Game {
+            rules: rules.on(current.board.side()),
+            current,
+            history: states,
+            continued: false,
         }
-        let mut game = Game::from_board(rules, current.board);
-        game.current.score = current.score;
-        game.history = older.iter().rev().copied().collect();
-        Ok(game)
     }
 
-    /// All states in save-file order: current first, then older ones, newest first.
-    pub fn states(&self) -> impl Iterator<Item = &Snapshot> {
-        std::iter::once(&self.current).chain(self.history.iter().rev())
+    /// Every state of the game so far, oldest first, the current one last.
+    pub fn timeline(&self) -> Timeline {
+        let mut states = self.history.clone();
+        states.push(self.current);
+        Timeline { states }
     }
 
     /// The rules this game is played by.
@@ -243,7 +280,7 @@ mod tests {
     }
 
     #[test]
-    fn states_round_trip_in_save_order() {
+    fn timeline_round_trips() {
         let mut rng = seeded(9);
         let mut game = Game::new(Rules::power11(5).unwrap(), &mut rng);
         for d in [
@@ -254,9 +291,17 @@ mod tests {
         ] {
             game.play(d, &mut rng);
         }
-        let states: Vec<Snapshot> = game.states().copied().collect();
-        let restored = Game::from_states(Rules::power11(4).unwrap(), &states).unwrap();
-        assert_eq!(restored.states().copied().collect::<Vec<_>>(), states);
+        let timeline = game.timeline();
+        assert_eq!(
+            timeline.current(),
+            &Snapshot {
+                board: *game.board(),
+                score: game.score()
+            }
+        );
+        assert_eq!(timeline.states().len(), game.undo_depth() + 1);
+        let restored = Game::from_timeline(Rules::power11(4).unwrap(), timeline.clone());
+        assert_eq!(restored.timeline(), timeline);
         assert_eq!(restored.rules().size(), 5);
     }
 
@@ -270,13 +315,14 @@ mod tests {
             board: Board::empty(5).unwrap(),
             score: 0,
         };
+        let mut timeline = Timeline::new(a);
         assert_eq!(
-            Game::from_states(Rules::classic(), &[a, b]).unwrap_err(),
-            GameError::MixedSizes {
-                index: 2,
+            timeline.push(b),
+            Err(MixedSizes {
                 expected: 4,
                 found: 5
-            }
+            })
         );
+        assert_eq!(timeline.states(), &[a]);
     }
 }

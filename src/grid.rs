@@ -1,13 +1,12 @@
 //! What the rules and the players need from a board, whatever its representation.
 //!
-//! [`crate::Board`] is the plain, exact representation for any size; [`crate::Board4`],
-//! [`crate::Board3`] and [`crate::Board5`] are the packed ones used where speed matters. Rules and
-//! players are written once, against this trait, and [`on_fastest`] picks the representation.
+//! [`Board`] is the plain, exact representation for any size; the packed boards
+//! ([`crate::PackedBoard`]) are the fast ones. Rules and players are written once, against this
+//! trait. This module names no packed board: which representation a computation runs on is
+//! chosen in `packed`, from its one list of packed sizes.
 
 use crate::board::Board;
 use crate::direction::Direction;
-use crate::packed::Board4;
-use crate::packed128::{Board3, Board5};
 use std::hash::Hash;
 
 /// A square board of tile exponents (`0` = empty, `k` = the tile `2^k`).
@@ -55,27 +54,56 @@ pub trait Grid: Copy + Eq + Hash {
             .nth(k)
     }
 
-    /// A number that grows with how promising the position is, for search players.
-    ///
-    /// It is the sum of [`crate::ai::heuristic::line_score`] over every row and column.
-    fn heuristic(&self) -> f32;
+    /// Row `index` (or column `index`, if `vertical`) as a key for per-line tables: 4 bits a
+    /// cell, the first cell (leftmost, or topmost) in the low bits. Exact for boards whose
+    /// [`Grid::MAX_EXPONENT`] is at most 15 (packed boards answer from their bits); larger
+    /// exponents are cut to 15.
+    fn line_key(&self, index: usize, vertical: bool) -> usize {
+        (0..self.size()).fold(0, |key, k| {
+            let (r, c) = if vertical { (k, index) } else { (index, k) };
+            key | (usize::from(self.get(r, c).min(15)) << (4 * k))
+        })
+    }
 
     /// The same position as a plain [`Board`].
     fn to_board(&self) -> Board;
 }
 
-/// Builds the move tables of the packed board for `size`, if there is one, so that timing a
-/// run does not charge their construction to its first game.
-pub fn warm_up(size: usize) {
-    match size {
-        3 => Board3::warm_up(),
-        4 => Board4::warm_up(),
-        5 => Board5::warm_up(),
-        _ => {}
+impl Grid for Board {
+    /// Exponents go as high as a `u8` holds (far past any file's 2^63).
+    const MAX_EXPONENT: u8 = u8::MAX;
+
+    fn size(&self) -> usize {
+        Board::size(self)
+    }
+
+    fn get(&self, row: usize, col: usize) -> u8 {
+        Board::get(self, row, col)
+    }
+
+    fn set(&mut self, row: usize, col: usize, exponent: u8) {
+        Board::set(self, row, col, exponent);
+    }
+
+    fn slide(&self, direction: Direction) -> Option<(Board, u64)> {
+        Board::slide(self, direction)
+    }
+
+    fn empty_count(&self) -> usize {
+        Board::empty_count(self)
+    }
+
+    fn max_exponent(&self) -> u8 {
+        Board::max_exponent(self)
+    }
+
+    fn to_board(&self) -> Board {
+        *self
     }
 }
 
-/// A computation to run on a board in whichever representation is fastest for it.
+/// A computation to run on a board in whichever representation is fastest for it (see
+/// [`crate::on_fastest`]).
 pub trait OnGrid {
     /// What the computation gives.
     type Output;
@@ -84,27 +112,24 @@ pub trait OnGrid {
     fn run<G: Grid>(self, grid: G) -> Self::Output;
 }
 
-/// Runs `task` on `board` packed ([`Board4`], [`Board3`], [`Board5`]) when it fits, plain
-/// otherwise. This is the one place that chooses a representation.
-pub fn on_fastest<T: OnGrid>(board: &Board, task: T) -> T::Output {
-    if let Some(packed) = Board4::from_board(board) {
-        task.run(packed)
-    } else if let Some(packed) = Board3::from_board(board) {
-        task.run(packed)
-    } else if let Some(packed) = Board5::from_board(board) {
-        task.run(packed)
-    } else {
-        task.run(*board)
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// The cell that is the `k`-th one of line `line` when the board of size `n` is read in the
-/// direction of motion of `direction` (k = 0 is the cell at the wall tiles move toward).
-pub fn line_cell(n: usize, direction: Direction, line: usize, k: usize) -> (usize, usize) {
-    match direction {
-        Direction::Left => (line, k),
-        Direction::Right => (line, n - 1 - k),
-        Direction::Up => (k, line),
-        Direction::Down => (n - 1 - k, line),
+    #[test]
+    fn can_move_on_full_and_empty_boards() {
+        let stuck = Board::from_values(&[vec![2, 4, 2], vec![4, 2, 4], vec![2, 4, 2]]).unwrap();
+        assert!(!stuck.can_move());
+        let open = Board::from_values(&[vec![2, 4, 2], vec![4, 4, 8], vec![2, 8, 2]]).unwrap();
+        assert!(open.can_move());
+        assert!(!Board::empty(3).unwrap().can_move());
+    }
+
+    #[test]
+    fn line_keys_read_rows_and_columns_from_the_first_cell() {
+        let b = Board::from_values(&[vec![2, 4, 0], vec![8, 0, 0], vec![0, 0, 16]]).unwrap();
+        assert_eq!(b.line_key(0, false), 0x021);
+        assert_eq!(b.line_key(0, true), 0x031);
+        assert_eq!(b.line_key(2, true), 0x400);
     }
 }

@@ -1,5 +1,5 @@
-//! The `power11` command. Everything happens in [`power11::cli`].
+//! The `power11` command. Everything happens in [`power11::main`].
 
 fn main() -> std::process::ExitCode {
-    power11::cli::main()
+    power11::main()
 }

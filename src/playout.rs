@@ -1,15 +1,15 @@
 //! Headless games: no history, no text, as fast as the board representation allows.
 //!
-//! A playout runs on a packed board ([`crate::Board4`], [`crate::Board3`], [`crate::Board5`]) while
-//! one fits the game and no tile has reached 2^15, then (if ever) continues on the plain [`Board`],
-//! so its result is exactly the plain rules'.
+//! A playout runs on a packed board ([`crate::PackedBoard`]) while one fits the game and no tile
+//! has reached 2^15, then (if ever) continues on the plain [`Board`], so its result is exactly the
+//! plain rules'.
 
 use crate::ai::Player;
 use crate::board::Board;
-use crate::grid::{Grid, OnGrid, on_fastest};
+use crate::grid::{Grid, OnGrid};
 use crate::line::tile_points;
-use crate::packed::MAX_PACKED_EXPONENT;
-use crate::rules::Rules;
+use crate::packed::{MAX_PACKED_EXPONENT, on_fastest};
+use crate::rules::{Rules, Spawn};
 use rand_core::Rng;
 
 /// How one headless game went.
@@ -33,7 +33,7 @@ pub struct GameRecord {
 /// tiles (`--spawn none`) could otherwise go on for ever.
 pub fn default_attempt_limit(rules: &Rules) -> u64 {
     match rules.spawn() {
-        crate::rules::Spawn::None => 10_000,
+        Spawn::None => 10_000,
         _ => 10_000_000,
     }
 }
@@ -170,7 +170,7 @@ mod tests {
 
     #[test]
     fn spawn_none_games_are_cut_off() {
-        let rules = Rules::mini().with_spawn(crate::rules::Spawn::None);
+        let rules = Rules::mini().with_spawn(Spawn::None);
         let start = rules.new_board(&mut seeded(1));
         let record = play_game(&rules, start, &mut RandomPlayer, &mut seeded(2), 500);
         assert!(record.cut_off);

@@ -1,7 +1,7 @@
 //! The game's random number generator and the only ways it is sampled.
 //!
 //! Graders keep expected outputs for `--seed N`, so the stream of draws is an interface: the
-//! generator is ChaCha8 (its output is specified and stable across versions) and the sampling
+//! generator is `ChaCha8` (its output is specified and stable across versions) and the sampling
 //! below is our own code, so no change in `rand`'s algorithms can change a game.
 
 use rand_chacha::ChaCha8Rng;
@@ -31,7 +31,7 @@ pub fn os_seed() -> u64 {
 
 /// A uniform integer in `0..n` (`n > 0`), by rejection sampling on 32-bit draws.
 pub fn below<R: Rng + ?Sized>(rng: &mut R, n: usize) -> usize {
-    debug_assert!(n > 0 && n <= u32::MAX as usize);
+    debug_assert!(n > 0 && u32::try_from(n).is_ok());
     let n = n as u32;
     // The largest multiple of n that fits in 2^32; draws at or above it are rejected so every
     // residue is equally likely.
@@ -50,7 +50,7 @@ pub fn chance<R: Rng + ?Sized>(rng: &mut R, p: f64) -> bool {
     unit < p
 }
 
-/// A well-mixed 64-bit value from `x` (SplitMix64's finaliser), for deriving per-game seeds.
+/// A well-mixed 64-bit value from `x` (`SplitMix64`'s finaliser), for deriving per-game seeds.
 pub fn mix(x: u64) -> u64 {
     let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -1,15 +1,17 @@
 //! The rules of a game as data: board size, goal, how a game starts, where new tiles come from
 //! and how the score counts. Every variant is a [`Rules`] value; there is one engine.
 
-use crate::board::{Board, MAX_SIZE, MIN_SIZE};
+use crate::board::Board;
 use crate::direction::Direction;
 use crate::grid::Grid;
+use crate::named::Named;
 use crate::random::{below, chance};
+use crate::size::{Size, SizeError};
 use rand_core::Rng;
 use thiserror::Error;
 
 /// The named rule sets (`--variant`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Variant {
     /// Power-11: 5x5 Easy or 4x4 Hard, goal 2048.
     Power11,
@@ -21,14 +23,30 @@ pub enum Variant {
     Edge,
 }
 
-impl Variant {
+impl Named for Variant {
+    const ALL: &'static [Variant] = &[
+        Variant::Power11,
+        Variant::Classic,
+        Variant::Mini,
+        Variant::Edge,
+    ];
+
     /// The name used on the command line and in the best-score file.
-    pub fn name(self) -> &'static str {
+    fn name(self) -> &'static str {
         match self {
             Variant::Power11 => "power11",
             Variant::Classic => "classic",
             Variant::Mini => "mini",
             Variant::Edge => "edge",
+        }
+    }
+
+    fn about(self) -> &'static str {
+        match self {
+            Variant::Power11 => "Power-11: 5x5 Easy or 4x4 Hard, goal 2048",
+            Variant::Classic => "Classic 2048: 4x4, best score, keep playing after 2048",
+            Variant::Mini => "3x3, goal 512, only 2s",
+            Variant::Edge => "Deterministic 2s on the edge the tiles left, +1/-1 per move, no goal",
         }
     }
 }
@@ -45,6 +63,50 @@ pub enum NewTile {
 /// The probability that a [`NewTile::TwoOrFour`] tile is a 4.
 pub const FOUR_CHANCE: f64 = 0.1;
 
+/// [`FOUR_CHANCE`] as the search weighs it.
+const FOUR_WEIGHT: f32 = FOUR_CHANCE as f32;
+
+impl NewTile {
+    /// The tiles this rule can place, each with its probability, in the order the search
+    /// weighs them: `(probability, exponent)`.
+    pub fn outcomes(self) -> &'static [(f32, u8)] {
+        match self {
+            NewTile::TwoOrFour => &[(1.0 - FOUR_WEIGHT, 1), (FOUR_WEIGHT, 2)],
+            NewTile::Two => &[(1.0, 1)],
+        }
+    }
+
+    /// Draws a tile's exponent. Draws nothing when only one tile is possible, so the random
+    /// stream is the one games have always used.
+    fn draw<R: Rng + ?Sized>(self, rng: &mut R) -> u8 {
+        match self {
+            NewTile::TwoOrFour if chance(rng, FOUR_CHANCE) => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// Where the new tile goes after a move: the one description of a spawn rule, which the game's
+/// draw ([`Rules::spawn_after`]) and the search's chance nodes both read. A new spawn rule is a
+/// new [`Spawn`] and its arm in [`Rules::spawn_site`]; nothing else changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpawnSite {
+    /// No tile appears.
+    Nowhere,
+    /// This tile at this cell, with certainty.
+    Cell {
+        /// The cell's row.
+        row: usize,
+        /// The cell's column.
+        col: usize,
+        /// The tile's exponent.
+        exponent: u8,
+    },
+    /// A cell drawn uniformly from the empty ones (none if the board is full), holding a tile
+    /// drawn from [`NewTile::outcomes`].
+    AnyEmpty(NewTile),
+}
+
 /// How a new game's board is filled.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Start {
@@ -60,7 +122,7 @@ pub enum Start {
 }
 
 /// Where a new tile appears after a move that changed the board (`--spawn`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Spawn {
     /// A random empty cell, 2 (90%) or 4 (10%).
     Random,
@@ -72,8 +134,32 @@ pub enum Spawn {
     None,
 }
 
+impl Named for Spawn {
+    const ALL: &'static [Spawn] = &[Spawn::Random, Spawn::Twos, Spawn::Edge, Spawn::None];
+
+    fn name(self) -> &'static str {
+        match self {
+            Spawn::Random => "random",
+            Spawn::Twos => "twos",
+            Spawn::Edge => "edge",
+            Spawn::None => "none",
+        }
+    }
+
+    fn about(self) -> &'static str {
+        match self {
+            Spawn::Random => "A random empty cell, 2 (90%) or 4 (10%)",
+            Spawn::Twos => "A random empty cell, always 2",
+            Spawn::Edge => {
+                "Always 2, at the first empty cell of the edge the tiles moved away from"
+            }
+            Spawn::None => "No tile ever appears",
+        }
+    }
+}
+
 /// How the score counts (`--score`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scoring {
     /// Each merge adds the value of the new tile.
     Merges,
@@ -81,12 +167,30 @@ pub enum Scoring {
     Moves,
 }
 
+impl Named for Scoring {
+    const ALL: &'static [Scoring] = &[Scoring::Merges, Scoring::Moves];
+
+    fn name(self) -> &'static str {
+        match self {
+            Scoring::Merges => "merges",
+            Scoring::Moves => "moves",
+        }
+    }
+
+    fn about(self) -> &'static str {
+        match self {
+            Scoring::Merges => "Each merge adds the value of the new tile",
+            Scoring::Moves => "+1 for a move that changed the board, -1 for one that did not",
+        }
+    }
+}
+
 /// Why a knob's value was refused.
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum RulesError {
     /// `--size` outside 3..=8.
-    #[error("size {0} is not between {MIN_SIZE} and {MAX_SIZE}")]
-    BadSize(usize),
+    #[error(transparent)]
+    BadSize(#[from] SizeError),
     /// `--goal` not a power of two from 8 to 2^20.
     #[error("goal {0} is not a power of two from 8 to 1048576")]
     BadGoal(u64),
@@ -96,9 +200,9 @@ pub enum RulesError {
 }
 
 /// The smallest goal exponent (8).
-pub const MIN_GOAL_EXPONENT: u8 = 3;
+pub(crate) const MIN_GOAL_EXPONENT: u8 = 3;
 /// The largest goal exponent (2^20).
-pub const MAX_GOAL_EXPONENT: u8 = 20;
+pub(crate) const MAX_GOAL_EXPONENT: u8 = 20;
 /// How often an all-empty [`Start::Fill`] board is drawn again before one 2 is placed instead.
 const FILL_REDRAWS: usize = 10_000;
 
@@ -106,7 +210,7 @@ const FILL_REDRAWS: usize = 10_000;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rules {
     variant: Variant,
-    size: usize,
+    size: Size,
     goal: Option<u8>,
     start: Start,
     spawn: Spawn,
@@ -131,7 +235,7 @@ impl Rules {
     pub fn power11(size: usize) -> Result<Rules, RulesError> {
         Rules {
             variant: Variant::Power11,
-            size: 4,
+            size: Size::HARD,
             goal: Some(11),
             start: Start::Tiles {
                 count: 2,
@@ -159,7 +263,7 @@ impl Rules {
     pub fn mini() -> Rules {
         Rules {
             variant: Variant::Mini,
-            size: 3,
+            size: Size::new(3).expect("3 is a size"),
             goal: Some(9),
             start: Start::Tiles {
                 count: 2,
@@ -177,7 +281,7 @@ impl Rules {
     pub fn edge() -> Rules {
         Rules {
             variant: Variant::Edge,
-            size: 4,
+            size: Size::HARD,
             goal: None,
             start: Start::Fill(0.3),
             spawn: Spawn::Edge,
@@ -199,10 +303,13 @@ impl Rules {
 
     /// The same rules on an n x n board.
     pub fn with_size(self, size: usize) -> Result<Rules, RulesError> {
-        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
-            return Err(RulesError::BadSize(size));
-        }
-        Ok(Rules { size, ..self })
+        Ok(self.on(Size::new(size)?))
+    }
+
+    /// The same rules on a board of side `size`.
+    #[must_use]
+    pub fn on(self, size: Size) -> Rules {
+        Rules { size, ..self }
     }
 
     /// The same rules with goal `goal` (a tile value), or no goal.
@@ -222,11 +329,13 @@ impl Rules {
     }
 
     /// The same rules with new tiles placed by `spawn`.
+    #[must_use]
     pub fn with_spawn(self, spawn: Spawn) -> Rules {
         Rules { spawn, ..self }
     }
 
     /// The same rules scored by `scoring`.
+    #[must_use]
     pub fn with_scoring(self, scoring: Scoring) -> Rules {
         Rules { scoring, ..self }
     }
@@ -248,7 +357,7 @@ impl Rules {
     }
     /// The board size.
     pub fn size(&self) -> usize {
-        self.size
+        self.size.get()
     }
     /// The goal tile's exponent (11 for 2048), if the game has one.
     pub fn goal(&self) -> Option<u8> {
@@ -282,7 +391,7 @@ impl Rules {
 
     /// A new game's board.
     pub fn new_board<R: Rng + ?Sized>(&self, rng: &mut R) -> Board {
-        let mut board = Board::empty(self.size).expect("Rules hold a valid size");
+        let mut board = Board::new(self.size);
         match self.start {
             Start::Tiles { count, tile } => {
                 for _ in 0..count {
@@ -291,8 +400,8 @@ impl Rules {
             }
             Start::Fill(p) => {
                 for _ in 0..FILL_REDRAWS {
-                    for r in 0..self.size {
-                        for c in 0..self.size {
+                    for r in 0..self.size() {
+                        for c in 0..self.size() {
                             board.set(r, c, u8::from(chance(rng, p)));
                         }
                     }
@@ -341,6 +450,24 @@ impl Rules {
         }
     }
 
+    /// Where the new tile goes on `grid` after a move toward `moved` that changed it. This is
+    /// the one place a spawn rule is declared.
+    pub fn spawn_site<G: Grid>(&self, grid: &G, moved: Direction) -> SpawnSite {
+        match self.spawn {
+            Spawn::Random => SpawnSite::AnyEmpty(NewTile::TwoOrFour),
+            Spawn::Twos => SpawnSite::AnyEmpty(NewTile::Two),
+            Spawn::Edge => match edge_cell(grid, moved) {
+                Some((row, col)) => SpawnSite::Cell {
+                    row,
+                    col,
+                    exponent: 1,
+                },
+                None => SpawnSite::Nowhere,
+            },
+            Spawn::None => SpawnSite::Nowhere,
+        }
+    }
+
     /// Places the new tile after a move toward `moved` that changed the board.
     pub fn spawn_after<G: Grid, R: Rng + ?Sized>(
         &self,
@@ -348,15 +475,10 @@ impl Rules {
         moved: Direction,
         rng: &mut R,
     ) {
-        match self.spawn {
-            Spawn::Random => spawn_random(grid, NewTile::TwoOrFour, rng),
-            Spawn::Twos => spawn_random(grid, NewTile::Two, rng),
-            Spawn::Edge => {
-                if let Some((r, c)) = edge_cell(grid, moved) {
-                    grid.set(r, c, 1);
-                }
-            }
-            Spawn::None => {}
+        match self.spawn_site(grid, moved) {
+            SpawnSite::Nowhere => {}
+            SpawnSite::Cell { row, col, exponent } => grid.set(row, col, exponent),
+            SpawnSite::AnyEmpty(tile) => spawn_random(grid, tile, rng),
         }
     }
 }
@@ -371,11 +493,7 @@ pub fn spawn_random<G: Grid, R: Rng + ?Sized>(grid: &mut G, tile: NewTile, rng: 
     let (r, c) = grid
         .nth_empty(below(rng, empty))
         .expect("index is below the number of empty cells");
-    let exponent = match tile {
-        NewTile::TwoOrFour if chance(rng, FOUR_CHANCE) => 2,
-        _ => 1,
-    };
-    grid.set(r, c, exponent);
+    grid.set(r, c, tile.draw(rng));
 }
 
 /// Where the `edge` spawn rule puts the new 2 after a move toward `moved`: the first empty cell
@@ -416,7 +534,10 @@ mod tests {
 
     #[test]
     fn knobs_are_validated() {
-        assert_eq!(Rules::mini().with_size(2), Err(RulesError::BadSize(2)));
+        assert_eq!(
+            Rules::mini().with_size(2),
+            Err(RulesError::BadSize(SizeError::OutOfRange(2)))
+        );
         assert_eq!(
             Rules::mini().with_goal(Some(3)),
             Err(RulesError::BadGoal(3))
@@ -487,37 +608,65 @@ mod tests {
         );
     }
 
-    /// Edge worked examples: an Up move on one column, read top to bottom.
-    fn edge_up(column: [u64; 4]) -> Option<[u64; 4]> {
+    /// Edge worked examples: an Up move under the edge rules on a 4x4 board whose only tiles
+    /// are in column 0 (read top to bottom). Gives column 0 after the move (the new 2 lands at
+    /// the bottom row's leftmost empty cell, which is in column 0 unless it is occupied) and
+    /// the score change.
+    fn edge_up(column: [u64; 4]) -> ([u128; 4], i64) {
         let rows: Vec<Vec<u64>> = column.iter().map(|&v| vec![v, 0, 0, 0]).collect();
-        let board = Board::from_values(&rows).unwrap();
-        let (after, _) = board.slide(Direction::Up)?;
-        let v = after.values();
-        Some([0, 1, 2, 3].map(|r| v[r][0] as u64))
+        let mut board = Board::from_values(&rows).unwrap();
+        let turn = Rules::edge().apply_move(&mut board, Direction::Up, &mut seeded(0));
+        let v = board.values();
+        let others: u128 = v.iter().flat_map(|row| row[1..].iter()).sum();
+        assert_eq!(others, 0, "the new 2 stays in column 0: {v:?}");
+        ([0, 1, 2, 3].map(|r| v[r][0]), turn.score_delta)
     }
 
     #[test]
     fn edge_example_0_2_0_4() {
-        assert_eq!(edge_up([0, 2, 0, 4]), Some([2, 4, 0, 0]));
+        assert_eq!(edge_up([0, 2, 0, 4]), ([2, 4, 0, 2], 1));
     }
     #[test]
     fn edge_example_4_2_0_4() {
-        assert_eq!(edge_up([4, 2, 0, 4]), Some([4, 2, 4, 0]));
+        assert_eq!(edge_up([4, 2, 0, 4]), ([4, 2, 4, 2], 1));
     }
     #[test]
     fn edge_example_2_2_4_4() {
-        assert_eq!(edge_up([2, 2, 4, 4]), Some([4, 8, 0, 0]));
+        assert_eq!(edge_up([2, 2, 4, 4]), ([4, 8, 0, 2], 1));
     }
     #[test]
     fn edge_example_2_0_2_4() {
-        assert_eq!(edge_up([2, 0, 2, 4]), Some([4, 4, 0, 0]));
+        assert_eq!(edge_up([2, 0, 2, 4]), ([4, 4, 0, 2], 1));
     }
     #[test]
     fn edge_example_2_2_2_2() {
-        assert_eq!(edge_up([2, 2, 2, 2]), Some([4, 4, 0, 0]));
+        assert_eq!(edge_up([2, 2, 2, 2]), ([4, 4, 0, 2], 1));
     }
     #[test]
     fn edge_example_2_8_4_0_cannot_move() {
-        assert_eq!(edge_up([2, 8, 4, 0]), None);
+        assert_eq!(edge_up([2, 8, 4, 0]), ([2, 8, 4, 0], -1));
+    }
+
+    #[test]
+    fn spawn_sites_describe_each_rule() {
+        let board = Board::from_values(&[vec![2, 0, 0], vec![0; 3], vec![0; 3]]).unwrap();
+        let at = |spawn| {
+            Rules::mini()
+                .with_spawn(spawn)
+                .spawn_site(&board, Direction::Up)
+        };
+        assert_eq!(at(Spawn::Random), SpawnSite::AnyEmpty(NewTile::TwoOrFour));
+        assert_eq!(at(Spawn::Twos), SpawnSite::AnyEmpty(NewTile::Two));
+        assert_eq!(
+            at(Spawn::Edge),
+            SpawnSite::Cell {
+                row: 2,
+                col: 0,
+                exponent: 1
+            }
+        );
+        assert_eq!(at(Spawn::None), SpawnSite::Nowhere);
+        let total: f32 = NewTile::TwoOrFour.outcomes().iter().map(|o| o.0).sum();
+        assert!((total - 1.0).abs() < 1e-6);
     }
 }

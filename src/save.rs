@@ -3,7 +3,7 @@
 //! Writes are atomic (temporary file in the same directory, synced, renamed over the target), so a
 //! crash or a full disk leaves the previous save intact. Reads never modify the file.
 
-use crate::game::{Game, Snapshot};
+use crate::game::Timeline;
 use crate::text::{ParseError, Problem, parse_board_file, parse_save, render_save};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -80,19 +80,19 @@ fn located(path: &Path, error: ParseError) -> FileError {
     }
 }
 
-/// Reads a save file strictly (see [`parse_save`]): the states, current first.
-pub fn read_save(path: &Path) -> Result<Vec<Snapshot>, FileError> {
+/// Reads a save file strictly (see [`parse_save`]).
+pub fn read_save(path: &Path) -> Result<Timeline, FileError> {
     parse_save(&read_text(path)?).map_err(|e| located(path, e))
 }
 
 /// Reads a board file in any accepted format (see [`parse_board_file`]).
-pub fn read_board_file(path: &Path) -> Result<Vec<Snapshot>, FileError> {
+pub fn read_board_file(path: &Path) -> Result<Timeline, FileError> {
     parse_board_file(&read_text(path)?).map_err(|e| located(path, e))
 }
 
-/// Writes `game` (current state first, then its history) to `path` atomically.
-pub fn write_save(path: &Path, game: &Game) -> Result<(), FileError> {
-    write_atomic(path, render_save(game.states()).as_bytes())
+/// Writes `timeline` as a save file (see [`render_save`]) to `path` atomically.
+pub fn write_save(path: &Path, timeline: &Timeline) -> Result<(), FileError> {
+    write_atomic(path, render_save(timeline).as_bytes())
 }
 
 /// Replaces `path` with `contents` atomically: a temporary file in the same directory is
@@ -121,6 +121,7 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), FileError> {
 mod tests {
     use super::*;
     use crate::direction::Direction;
+    use crate::game::Game;
     use crate::random::seeded;
     use crate::rules::Rules;
 
@@ -133,9 +134,8 @@ mod tests {
         for d in Direction::ALL.iter().cycle().take(12) {
             game.play(*d, &mut rng);
         }
-        write_save(&path, &game).unwrap();
-        let states = read_save(&path).unwrap();
-        assert_eq!(states, game.states().copied().collect::<Vec<_>>());
+        write_save(&path, &game.timeline()).unwrap();
+        assert_eq!(read_save(&path).unwrap(), game.timeline());
         // No temporary file is left behind.
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }

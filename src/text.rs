@@ -1,9 +1,15 @@
-//! The text format of boards: how the game prints them, and how save files and board files are
-//! read back. This module is the only one that knows what a board looks like on screen.
+//! The text format: how the game prints boards, screens and messages, and how save files and
+//! board files are read back. This module is the only one that knows what a board looks like on
+//! screen; the line console and autoplay compose their output from it.
 
-use crate::board::{Board, BoardError, MAX_SIZE, MIN_SIZE, exponent_of, tile_value};
-use crate::game::{Snapshot, Status};
-use crate::grid::Grid;
+use crate::ai::Advice;
+use crate::board::{Board, BoardError, exponent_of, tile_value};
+use crate::direction::Direction;
+use crate::game::{Game, Snapshot, Status, Timeline};
+use crate::named::Named;
+use crate::rules::Rules;
+use crate::session::MenuStyle;
+use crate::size::Size;
 use std::fmt::Write as _;
 use thiserror::Error;
 
@@ -121,14 +127,113 @@ pub fn render_board(board: &Board) -> String {
     out
 }
 
-/// A state as saved and shown: the `Score: N` line, then the board.
-pub fn render_state(state: &Snapshot) -> String {
-    format!("Score: {}\n{}", state.score, render_board(&state.board))
+/// A state as shown: the `Score: N` line, a `Best: B` line where the rules keep a best score,
+/// then the board. This is the one place the `Score:` line is written.
+pub fn render_scored(score: i64, best: Option<i64>, board: &Board) -> String {
+    let mut text = format!("Score: {score}\n");
+    if let Some(best) = best {
+        let _ = writeln!(text, "Best: {best}");
+    }
+    text.push_str(&render_board(board));
+    text
 }
 
-/// The whole save file for `states` (current first, then older ones, newest first).
-pub fn render_save<'a>(states: impl IntoIterator<Item = &'a Snapshot>) -> String {
-    states.into_iter().map(render_state).collect()
+/// A state as saved: the `Score: N` line, then the board.
+pub fn render_state(state: &Snapshot) -> String {
+    render_scored(state.score, None, &state.board)
+}
+
+/// The whole save file for `timeline`: the current state first, then the older ones, newest
+/// first.
+pub fn render_save(timeline: &Timeline) -> String {
+    timeline.states().iter().rev().map(render_state).collect()
+}
+
+/// The welcome menu.
+pub fn render_menu(style: MenuStyle, rules: &Rules) -> String {
+    let mut text = String::from("Welcome to Power-11!");
+    match style {
+        MenuStyle::EasyHard => text.push_str(
+            "\n  e - start a new Easy (5-by-5) game\n  h - start a new Hard (4-by-4) game\n",
+        ),
+        MenuStyle::OneSize => {
+            let n = rules.size();
+            let goal = rules
+                .goal()
+                .map_or("no goal".to_string(), |g| format!("goal {}", tile_value(g)));
+            let _ = write!(
+                text,
+                " ({}, {n}-by-{n}, {goal})\n  n - start a new {n}-by-{n} game\n",
+                rules.variant().name()
+            );
+        }
+    }
+    text.push_str("  r - Resume the last saved game\n  q - Quit the game\n");
+    text
+}
+
+/// The game screen of the line console: the state and the keys, `location` being where `s`
+/// saves.
+pub fn render_game_screen(game: &Game, best: Option<i64>, location: &str) -> String {
+    let mut text = render_scored(game.score(), best, game.board());
+    text.push_str("Moves: u = Up, d = Down, l = Left, r = Right\n");
+    let _ = writeln!(
+        text,
+        "Other: s = Save to {location}, b = Back (undo), a = Advice, q = Quit to the menu"
+    );
+    text
+}
+
+/// The end-of-game screen of the line console: the final state, the end message and what the
+/// next line does.
+pub fn render_end_screen(game: &Game, best: Option<i64>, offers_more: bool) -> String {
+    let mut text = render_scored(game.score(), best, game.board());
+    if let Some(message) = end_message(game.status(), game.score()) {
+        text.push_str(&message);
+        text.push('\n');
+    }
+    if offers_more {
+        text.push_str("k - keep playing, n - start a new game, anything else - back to the menu\n");
+    } else {
+        text.push_str("Press Enter to return to the menu.\n");
+    }
+    text
+}
+
+/// The advice line for `advice` under `rules` (`None`: no move changes the board).
+pub fn advice_line(advice: Option<&Advice>, rules: &Rules) -> String {
+    let Some(advice) = advice else {
+        return "Advice: no move changes the board.".to_string();
+    };
+    let name = |d: Direction| format!("{} ({})", d.key(), d.name());
+    let best = name(advice.direction);
+    if advice.wins {
+        let goal = rules.goal().map_or(0, tile_value);
+        return format!("Advice: {best}: it makes {goal} now.");
+    }
+    match advice.runner_up {
+        None => format!("Advice: {best}: the only move that changes the board."),
+        Some((_, 0.0)) if advice.value > 0.0 => format!(
+            "Advice: {best}: every other move loses within {} moves.",
+            advice.depth
+        ),
+        // Ratings that print the same are presented as a tie, not as "X against X".
+        Some((other, value)) if format!("{value:.0}") == format!("{:.0}", advice.value) => {
+            format!(
+                "Advice: {best}: looking {} move(s) ahead it rates {:.0}, as high as {}.",
+                advice.depth,
+                advice.value,
+                name(other)
+            )
+        }
+        Some((other, value)) => format!(
+            "Advice: {best}: looking {} move(s) ahead it rates {:.0}, against {:.0} for {}.",
+            advice.depth,
+            advice.value,
+            value,
+            name(other)
+        ),
+    }
 }
 
 /// The line that ends a game in status `status` with score `score`, or `None` while playing.
@@ -151,21 +256,21 @@ fn lines_of(text: &str) -> Vec<&str> {
 }
 
 /// Reads a save file strictly: one or more states, each a `Score: N` line and a framed board,
-/// all of one size. Blank lines are allowed only at the end.
-pub fn parse_save(text: &str) -> Result<Vec<Snapshot>, ParseError> {
+/// all of one size, the current state first. Blank lines are allowed only at the end.
+pub fn parse_save(text: &str) -> Result<Timeline, ParseError> {
     parse_framed(&lines_of(text), true)
 }
 
 /// Reads a board file in any accepted format: a grid of numbers (blanks or commas, 0 = empty,
 /// optionally preceded by a line holding just the size), a framed board with or without a
 /// `Score:` line, or a whole save file.
-pub fn parse_board_file(text: &str) -> Result<Vec<Snapshot>, ParseError> {
+pub fn parse_board_file(text: &str) -> Result<Timeline, ParseError> {
     let lines = lines_of(text);
     let first = lines.iter().map(|l| l.trim_start()).find(|l| !l.is_empty());
     match first {
         None => fail(1, Problem::Empty),
         Some(l) if l.starts_with('#') || l.starts_with("Score:") => parse_framed(&lines, false),
-        Some(_) => parse_numbers(&lines).map(|s| vec![s]),
+        Some(_) => parse_numbers(&lines).map(Timeline::new),
     }
 }
 
@@ -193,7 +298,8 @@ fn shorten(text: &str) -> String {
     }
 }
 
-fn parse_framed(lines: &[&str], require_score: bool) -> Result<Vec<Snapshot>, ParseError> {
+/// Reads framed states, the current one first, into a timeline (oldest first).
+fn parse_framed(lines: &[&str], require_score: bool) -> Result<Timeline, ParseError> {
     let end = lines
         .iter()
         .rposition(|l| !l.is_empty())
@@ -201,7 +307,7 @@ fn parse_framed(lines: &[&str], require_score: bool) -> Result<Vec<Snapshot>, Pa
     if end == 0 {
         return fail(1, Problem::Empty);
     }
-    let mut states: Vec<Snapshot> = Vec::new();
+    let mut states: Option<Timeline> = None;
     let mut i = 0;
     while i < end {
         let score = match lines[i].strip_prefix("Score:") {
@@ -213,26 +319,28 @@ fn parse_framed(lines: &[&str], require_score: bool) -> Result<Vec<Snapshot>, Pa
                 i += 1;
                 score
             }
-            None if require_score || !states.is_empty() => {
+            None if require_score || states.is_some() => {
                 return fail(i + 1, Problem::ExpectedScore(shorten(lines[i])));
             }
             None => 0,
         };
         let (board, next) = parse_framed_board(lines, i, end)?;
-        if let Some(first) = states.first() {
-            let expected = first.board.size();
-            if board.size() != expected {
+        let state = Snapshot { board, score };
+        match &mut states {
+            None => states = Some(Timeline::new(state)),
+            Some(timeline) => timeline.push(state).or_else(|e| {
                 let problem = Problem::MixedSizes {
-                    expected,
-                    found: board.size(),
+                    expected: e.expected,
+                    found: e.found,
                 };
-                return fail(i + 1, problem);
-            }
+                fail(i + 1, problem)
+            })?,
         }
-        states.push(Snapshot { board, score });
         i = next;
     }
-    Ok(states)
+    Ok(states
+        .expect("the file holds a line that is not blank")
+        .reversed())
 }
 
 /// Reads one framed board whose top frame is `lines[start]`; returns it and the index of the
@@ -293,7 +401,7 @@ fn parse_framed_board(
                 },
             );
         }
-        if rows == MAX_SIZE {
+        if rows == Size::MAX {
             return fail(
                 i + 1,
                 Problem::RowCount {
@@ -306,9 +414,11 @@ fn parse_framed_board(
         rows += 1;
         i += 1;
     }
-    if rows != per_row || !(MIN_SIZE..=MAX_SIZE).contains(&rows) {
+    if rows != per_row || Size::new(rows).is_err() {
         let problem = if rows == per_row {
-            Problem::Board(BoardError::BadSize(rows))
+            Problem::Board(BoardError::BadSize(
+                Size::new(rows).expect_err("checked just above"),
+            ))
         } else {
             Problem::RowCount {
                 expected: per_row,
@@ -419,13 +529,13 @@ Score: 4
 
     #[test]
     fn wide_tiles_widen_every_cell() {
-        let b = Board::from_values(&[vec![131072, 0, 0], vec![0; 3], vec![0, 0, 2]]).unwrap();
+        let b = Board::from_values(&[vec![131_072, 0, 0], vec![0; 3], vec![0, 0, 2]]).unwrap();
         let text = render_board(&b);
         assert!(
             text.starts_with("######################\n#131072|      |      #\n"),
             "{text}"
         );
-        assert_eq!(parse_board_file(&text).unwrap()[0].board, b);
+        assert_eq!(parse_board_file(&text).unwrap().current().board, b);
     }
 
     #[test]
@@ -438,9 +548,12 @@ Score: 4
             board: Board::empty(4).unwrap(),
             score: 0,
         };
-        let text = render_save([&a, &b]);
-        assert_eq!(parse_save(&text).unwrap(), vec![a, b]);
-        assert_eq!(parse_save(&text.replace('\n', "\r\n")).unwrap(), vec![a, b]);
+        let mut timeline = Timeline::new(b);
+        timeline.push(a).unwrap();
+        let text = render_save(&timeline);
+        assert!(text.starts_with(EXAMPLE), "the current state comes first");
+        assert_eq!(parse_save(&text).unwrap(), timeline);
+        assert_eq!(parse_save(&text.replace('\n', "\r\n")).unwrap(), timeline);
     }
 
     fn save_error(text: &str) -> ParseError {
@@ -476,7 +589,7 @@ Score: 4
         ));
         let garbage = format!("{EXAMPLE}hello\n");
         assert_eq!(save_error(&garbage).line, 8);
-        let truncated: String = EXAMPLE.lines().take(4).map(|l| format!("{l}\n")).collect();
+        let truncated = EXAMPLE.lines().take(4).collect::<Vec<_>>().join("\n") + "\n";
         assert_eq!(save_error(&truncated).problem, Problem::MissingBottomFrame);
         assert_eq!(save_error("").problem, Problem::Empty);
     }
@@ -491,7 +604,7 @@ Score: 4
             board: example_board(),
             score: 4,
         };
-        let err = save_error(&render_save([&big, &small]));
+        let err = save_error(&format!("{}{}", render_state(&big), render_state(&small)));
         assert_eq!(
             (err.line, err.problem),
             (
@@ -509,20 +622,23 @@ Score: 4
         let b = parse_board_file("0 0 0 0\n0 0 2 0\n0,0,0,0\n4, 4, 0, 0\n").unwrap();
         assert_eq!(
             b,
-            vec![Snapshot {
+            Timeline::new(Snapshot {
                 board: example_board(),
                 score: 0
-            }]
+            })
         );
         let sized = parse_board_file("4\n0 0 0 0\n0 0 2 0\n0 0 0 0\n4 4 0 0\n").unwrap();
-        assert_eq!(sized[0].board, example_board());
+        assert_eq!(sized.current().board, example_board());
     }
 
     #[test]
     fn board_file_framed_with_or_without_score() {
-        assert_eq!(parse_board_file(EXAMPLE).unwrap()[0].score, 4);
+        assert_eq!(parse_board_file(EXAMPLE).unwrap().current().score, 4);
         let bare = EXAMPLE.replace("Score: 4\n", "");
-        assert_eq!(parse_board_file(&bare).unwrap()[0].board, example_board());
+        assert_eq!(
+            parse_board_file(&bare).unwrap().current().board,
+            example_board()
+        );
     }
 
     #[test]

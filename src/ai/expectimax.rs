@@ -7,25 +7,27 @@
 //! fills up.
 
 use super::Player;
+use super::heuristic::Evaluator;
 use crate::board::Board;
 use crate::direction::Direction;
-use crate::grid::{Grid, OnGrid, on_fastest};
-use crate::rules::{FOUR_CHANCE, Rules, Spawn, edge_cell};
+use crate::grid::{Grid, OnGrid};
+use crate::packed::on_fastest;
+use crate::rules::{Rules, SpawnSite};
 use rand_core::Rng;
 use rustc_hash::FxHashMap;
 
 /// How hard the search tries.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Config {
+pub struct SearchConfig {
     /// A fixed depth (player moves looked ahead), or `None` to adapt it to the position.
     pub depth: Option<u32>,
     /// Branches less likely than this are evaluated, not searched.
     pub min_probability: f32,
 }
 
-impl Default for Config {
-    fn default() -> Config {
-        Config {
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig {
             depth: None,
             min_probability: 1e-4,
         }
@@ -50,12 +52,12 @@ pub struct Advice {
 /// The expectimax player.
 #[derive(Clone, Debug, Default)]
 pub struct Expectimax {
-    config: Config,
+    config: SearchConfig,
 }
 
 impl Expectimax {
     /// A player with the given configuration.
-    pub fn new(config: Config) -> Expectimax {
+    pub fn new(config: SearchConfig) -> Expectimax {
         Expectimax { config }
     }
 
@@ -94,6 +96,7 @@ impl Expectimax {
             rules,
             depth_limit: depth,
             min_probability: self.config.min_probability,
+            evaluator: Evaluator::new::<G>(grid.size()),
             cache: FxHashMap::default(),
         };
         let mut ranked: Vec<(Direction, f32, bool)> = Vec::with_capacity(4);
@@ -155,6 +158,7 @@ struct Search<'a, G> {
     rules: &'a Rules,
     depth_limit: u32,
     min_probability: f32,
+    evaluator: Evaluator,
     /// Chance-node values by board, with the depth they were computed at.
     cache: FxHashMap<G, (u32, f32)>,
 }
@@ -171,57 +175,57 @@ impl<G: Grid> Search<'_, G> {
         best
     }
 
-    /// The expected value of `grid` just after a move toward `moved`, before its new tile.
+    /// The expected value of `grid` just after a move toward `moved`, before its new tile:
+    /// the average over where [`Rules::spawn_site`] says it can go.
     fn chance(&mut self, grid: &G, moved: Direction, depth: u32, probability: f32) -> f32 {
         if depth > self.depth_limit || probability < self.min_probability {
-            return grid.heuristic().max(1.0);
+            return self.evaluator.evaluate(grid).max(1.0);
         }
-        match self.rules.spawn() {
-            Spawn::None => self.max_node(grid, depth, probability),
-            Spawn::Edge => match edge_cell(grid, moved) {
-                Some((r, c)) => {
-                    let mut next = *grid;
-                    next.set(r, c, 1);
-                    self.max_node(&next, depth, probability)
-                }
-                None => self.max_node(grid, depth, probability),
-            },
-            spawn @ (Spawn::Random | Spawn::Twos) => {
+        match self.rules.spawn_site(grid, moved) {
+            SpawnSite::Nowhere => self.max_node(grid, depth, probability),
+            SpawnSite::Cell { row, col, exponent } => {
+                let mut next = *grid;
+                next.set(row, col, exponent);
+                self.max_node(&next, depth, probability)
+            }
+            SpawnSite::AnyEmpty(tile) => {
                 if let Some(&(cached_depth, value)) = self.cache.get(grid)
                     && cached_depth <= depth
                 {
                     return value;
                 }
-                let value =
-                    self.average_over_spawns(grid, spawn == Spawn::Random, depth, probability);
+                let value = self.average_over_spawns(grid, tile.outcomes(), depth, probability);
                 self.cache.insert(*grid, (depth, value));
                 value
             }
         }
     }
 
-    fn average_over_spawns(&mut self, grid: &G, fours: bool, depth: u32, probability: f32) -> f32 {
+    /// The average over every empty cell, and every tile `outcomes` can put there, of the best
+    /// move after it (`outcomes`: probability and exponent of each tile).
+    fn average_over_spawns(
+        &mut self,
+        grid: &G,
+        outcomes: &[(f32, u8)],
+        depth: u32,
+        probability: f32,
+    ) -> f32 {
         let empty = grid.empty_count();
         if empty == 0 {
             return self.max_node(grid, depth, probability);
         }
         let n = grid.size();
         let per_cell = probability / empty as f32;
-        let four = FOUR_CHANCE as f32;
         let mut total = 0.0;
         for r in 0..n {
             for c in 0..n {
                 if grid.get(r, c) != 0 {
                     continue;
                 }
-                let mut next = *grid;
-                next.set(r, c, 1);
-                if fours {
-                    total += (1.0 - four) * self.max_node(&next, depth, per_cell * (1.0 - four));
-                    next.set(r, c, 2);
-                    total += four * self.max_node(&next, depth, per_cell * four);
-                } else {
-                    total += self.max_node(&next, depth, per_cell);
+                for &(chance, exponent) in outcomes {
+                    let mut next = *grid;
+                    next.set(r, c, exponent);
+                    total += chance * self.max_node(&next, depth, per_cell * chance);
                 }
             }
         }

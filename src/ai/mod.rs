@@ -1,20 +1,27 @@
-//! Computer players: one [`Player`] trait, one file per player.
+//! Computer players: one [`Player`] trait, one file per player, and [`PlayerKind`], the one
+//! table of the players the program offers.
+//!
+//! A new player is a new file, a new [`PlayerKind`] with its name, and its arm in
+//! [`PlayerKind::build`] and [`AnyPlayer`]'s `match`es, all in this file: the command line,
+//! autoplay and bench take their players from here.
 
 pub mod expectimax;
 pub mod heuristic;
-pub mod random;
+mod random;
 
 use crate::board::Board;
 use crate::direction::Direction;
-use crate::grid::{Grid, OnGrid, on_fastest};
+use crate::grid::{Grid, OnGrid};
+use crate::named::Named;
+use crate::packed::on_fastest;
 use crate::rules::Rules;
 use rand_core::Rng;
 
-pub use expectimax::Expectimax;
+pub use expectimax::{Advice, Expectimax, SearchConfig};
 pub use random::RandomPlayer;
 
 /// Something that picks moves. Generic over the board representation so that the same player
-/// runs on the packed 4x4 engine and on the plain board.
+/// runs on the packed engines and on the plain board.
 pub trait Player {
     /// The name used on the command line and in reports.
     fn name(&self) -> &'static str;
@@ -28,8 +35,8 @@ pub trait Player {
     ) -> Direction;
 }
 
-/// The players the command line offers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+/// The players the program offers (`--autoplay`, `bench --player`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlayerKind {
     /// Uniformly random directions.
     Random,
@@ -37,12 +44,61 @@ pub enum PlayerKind {
     Expectimax,
 }
 
-impl PlayerKind {
-    /// The name on the command line.
-    pub fn name(self) -> &'static str {
+impl Named for PlayerKind {
+    const ALL: &'static [PlayerKind] = &[PlayerKind::Random, PlayerKind::Expectimax];
+
+    fn name(self) -> &'static str {
         match self {
             PlayerKind::Random => "random",
             PlayerKind::Expectimax => "expectimax",
+        }
+    }
+
+    fn about(self) -> &'static str {
+        match self {
+            PlayerKind::Random => "Uniformly random directions",
+            PlayerKind::Expectimax => "Expectimax search with a heuristic evaluation",
+        }
+    }
+}
+
+impl PlayerKind {
+    /// A player of this kind; `search` tunes the players that search (the others ignore it).
+    pub fn build(self, search: SearchConfig) -> AnyPlayer {
+        match self {
+            PlayerKind::Random => AnyPlayer::Random(RandomPlayer),
+            PlayerKind::Expectimax => AnyPlayer::Expectimax(Expectimax::new(search)),
+        }
+    }
+}
+
+/// Any of the players [`PlayerKind`] lists, so that code that runs "the player the user chose"
+/// is written once.
+#[derive(Clone, Debug)]
+pub enum AnyPlayer {
+    /// [`RandomPlayer`].
+    Random(RandomPlayer),
+    /// [`Expectimax`].
+    Expectimax(Expectimax),
+}
+
+impl Player for AnyPlayer {
+    fn name(&self) -> &'static str {
+        match self {
+            AnyPlayer::Random(player) => player.name(),
+            AnyPlayer::Expectimax(player) => player.name(),
+        }
+    }
+
+    fn choose<G: Grid, R: Rng + ?Sized>(
+        &mut self,
+        grid: &G,
+        rules: &Rules,
+        rng: &mut R,
+    ) -> Direction {
+        match self {
+            AnyPlayer::Random(player) => player.choose(grid, rules, rng),
+            AnyPlayer::Expectimax(player) => player.choose(grid, rules, rng),
         }
     }
 }
@@ -66,4 +122,18 @@ pub fn choose_on_board<P: Player, R: Rng + ?Sized>(
         }
     }
     on_fastest(board, Choose { player, rules, rng })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_builds_a_player_of_its_name() {
+        for &kind in PlayerKind::ALL {
+            let player = kind.build(SearchConfig::default());
+            assert_eq!(player.name(), kind.name());
+            assert_eq!(PlayerKind::from_name(kind.name()), Some(kind));
+        }
+    }
 }

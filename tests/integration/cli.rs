@@ -164,11 +164,12 @@ fn save_writes_the_file_and_the_game_goes_on() {
     let run = Run::new();
     let ran = run.run(&["--seed", "2"], "h\nl\nu\ns\nr\n");
     assert!(ran.stdout.contains("Game saved to power11.saved.\nScore: "));
-    let states = parse_save(&std::fs::read_to_string(run.path("power11.saved")).unwrap()).unwrap();
+    let saved = parse_save(&std::fs::read_to_string(run.path("power11.saved")).unwrap()).unwrap();
     let shown = screens(&ran.stdout);
+    let states = saved.states();
     assert_eq!(states.len(), 3);
-    assert_eq!((states[0].score, states[0].board), shown[2]);
-    assert_eq!((states[2].score, states[2].board), shown[0]);
+    assert_eq!((states[2].score, states[2].board), shown[2], "current");
+    assert_eq!((states[0].score, states[0].board), shown[0], "start");
     assert_eq!(shown.len(), 5, "the game went on after saving");
 }
 

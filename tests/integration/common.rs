@@ -6,42 +6,42 @@ use power11::{Board, Direction};
 use std::path::{Path, PathBuf};
 
 /// The path of a file in `fixtures/`.
-pub fn fixture(name: &str) -> PathBuf {
+pub(crate) fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
         .join(name)
 }
 
 /// The path of a file in `fixtures/`, as a command-line argument.
-pub fn fixture_arg(name: &str) -> String {
+pub(crate) fn fixture_arg(name: &str) -> String {
     fixture(name).to_str().unwrap().to_string()
 }
 
 /// What one run of the binary did.
-pub struct Ran {
-    pub stdout: String,
-    pub stderr: String,
-    pub code: i32,
+pub(crate) struct Ran {
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+    pub(crate) code: i32,
 }
 
 /// A run of `power11` in a fresh (or given) directory, with its data directory inside it.
-pub struct Run {
-    pub dir: tempfile::TempDir,
+pub(crate) struct Run {
+    pub(crate) dir: tempfile::TempDir,
 }
 
 impl Run {
-    pub fn new() -> Run {
+    pub(crate) fn new() -> Run {
         Run {
             dir: tempfile::tempdir().unwrap(),
         }
     }
 
-    pub fn path(&self, name: &str) -> PathBuf {
+    pub(crate) fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
     }
 
     /// Runs `power11 args` with `input` on stdin.
-    pub fn run(&self, args: &[&str], input: impl Into<Vec<u8>>) -> Ran {
+    pub(crate) fn run(&self, args: &[&str], input: impl Into<Vec<u8>>) -> Ran {
         let output = assert_cmd::Command::cargo_bin("power11")
             .unwrap()
             .args(args)
@@ -59,12 +59,12 @@ impl Run {
 }
 
 /// Runs `power11 args` with `input` in a fresh directory.
-pub fn run(args: &[&str], input: &str) -> Ran {
+pub(crate) fn run(args: &[&str], input: &str) -> Ran {
     Run::new().run(args, input)
 }
 
 /// Every `Score:` line and the board printed after it, in order.
-pub fn screens(stdout: &str) -> Vec<(i64, Board)> {
+pub(crate) fn screens(stdout: &str) -> Vec<(i64, Board)> {
     let lines: Vec<&str> = stdout.lines().collect();
     let mut found = Vec::new();
     for (i, line) in lines.iter().enumerate() {
@@ -79,15 +79,17 @@ pub fn screens(stdout: &str) -> Vec<(i64, Board)> {
             (j + 1..lines.len()).find(|&k| lines[k].starts_with("##") && !lines[k].contains('|'));
         let Some(end) = end else { continue };
         let text = lines[j..=end].join("\n");
-        let board = parse_board_file(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))[0].board;
+        let board = parse_board_file(&text)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"))
+            .current()
+            .board;
         found.push((score.parse().unwrap(), board));
     }
     found
 }
 
 /// The cells where `after` differs from `before`.
-pub fn differences(before: &Board, after: &Board) -> Vec<(usize, usize)> {
-    use power11::Grid;
+pub(crate) fn differences(before: &Board, after: &Board) -> Vec<(usize, usize)> {
     let n = before.size();
     (0..n * n)
         .map(|i| (i / n, i % n))
@@ -96,7 +98,7 @@ pub fn differences(before: &Board, after: &Board) -> Vec<(usize, usize)> {
 }
 
 /// The directions printed by `--autoplay` (`Move: Left`), in order.
-pub fn autoplay_moves(stdout: &str) -> Vec<Direction> {
+pub(crate) fn autoplay_moves(stdout: &str) -> Vec<Direction> {
     stdout
         .lines()
         .filter_map(|l| l.strip_prefix("Move: "))
@@ -111,6 +113,6 @@ pub fn autoplay_moves(stdout: &str) -> Vec<Direction> {
 }
 
 /// `n` lines of the given command, each followed by a newline.
-pub fn repeat(command: &str, n: usize) -> String {
+pub(crate) fn repeat(command: &str, n: usize) -> String {
     format!("{command}\n").repeat(n)
 }

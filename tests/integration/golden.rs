@@ -6,6 +6,7 @@
 //! before committing it: a blessed transcript is only as good as the review it gets.
 
 use crate::common::{Run, fixture_arg};
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 /// One step: the arguments (`{F}` stands for the fixtures folder) and what is typed.
@@ -287,19 +288,18 @@ fn transcript(steps: &[Step]) -> String {
         } else {
             ran.stdout
         };
-        text.push_str(&format!(
-            "=== step {} exit {}\n{}=== stderr\n{}",
+        let _ = write!(
+            text,
+            "=== step {} exit {}\n{stdout}=== stderr\n{stderr}",
             i + 1,
-            ran.code,
-            stdout,
-            stderr
-        ));
+            ran.code
+        );
     }
     if let Ok(saved) = std::fs::read_to_string(run.path("power11.saved")) {
-        text.push_str(&format!("=== power11.saved\n{saved}"));
+        let _ = write!(text, "=== power11.saved\n{saved}");
     }
     if let Ok(best) = std::fs::read_to_string(run.path("data/best-scores.txt")) {
-        text.push_str(&format!("=== best-scores.txt\n{best}"));
+        let _ = write!(text, "=== best-scores.txt\n{best}");
     }
     text
 }

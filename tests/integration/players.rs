@@ -10,15 +10,12 @@ fn assert_consistent(stdout: &str, scoring_moves: bool) -> i64 {
     assert_eq!(shown.len(), moves.len() + 1);
     for (pair, direction) in shown.windows(2).zip(&moves) {
         let ((score, before), (next_score, after)) = (pair[0], pair[1]);
-        match before.slide(*direction) {
-            Some((_, points)) => {
-                let gained = if scoring_moves { 1 } else { points as i64 };
-                assert_eq!(next_score, score + gained);
-            }
-            None => {
-                assert_eq!(after, before);
-                assert_eq!(next_score, score - i64::from(scoring_moves));
-            }
+        if let Some((_, points)) = before.slide(*direction) {
+            let gained = if scoring_moves { 1 } else { points as i64 };
+            assert_eq!(next_score, score + gained);
+        } else {
+            assert_eq!(after, before);
+            assert_eq!(next_score, score - i64::from(scoring_moves));
         }
     }
     shown.last().unwrap().0
@@ -152,7 +149,7 @@ fn tile_counts(report: &serde_json::Value, key: &str) -> Vec<(u64, u64)> {
         .iter()
         .map(|(tile, k)| (tile.parse().unwrap(), k.as_u64().unwrap()))
         .collect();
-    counts.sort();
+    counts.sort_unstable();
     counts
 }
 
@@ -161,24 +158,6 @@ fn bench_json_counts_add_up_and_reproduce_from_the_seed() {
     let report = bench_json(&[
         "--player", "random", "--games", "50", "--jobs", "2", "--seed", "9",
     ]);
-    for key in [
-        "games",
-        "wins",
-        "win_rate",
-        "mean_score",
-        "median_score",
-        "max_score",
-        "max_tile_counts",
-        "moves",
-        "moves_per_second",
-        "ms_per_move",
-        "seed",
-        "player",
-        "variant",
-        "size",
-    ] {
-        assert!(report.get(key).is_some(), "missing {key}");
-    }
     assert_eq!(report["games"], 50);
     assert_eq!(
         (
@@ -212,9 +191,7 @@ fn bench_json_counts_add_up_and_reproduce_from_the_seed() {
     assert_eq!(top_count, by_tile(&ended, top));
     // Random play never wins Power-11: the first ten games are listed as not won.
     assert_eq!(report["unwon_seeds"].as_array().unwrap().len(), 10);
-    assert!(report["wins"].as_u64().unwrap() <= 50);
-    assert!(report["moves"].as_u64().unwrap() <= report["attempts"].as_u64().unwrap());
-    assert!(report["max_score"].as_f64().unwrap() >= report["mean_score"].as_f64().unwrap());
+    assert_eq!(report["wins"], 0);
     // Same seed, one thread instead of two: the same games.
     let again = bench_json(&[
         "--player", "random", "--games", "50", "--jobs", "1", "--seed", "9",
@@ -263,7 +240,7 @@ fn bench_games_on_packed_3x3_and_5x5_replay_with_autoplay() {
         assert_eq!(ran.code, 0);
         let (score, board) = *screens(&ran.stdout).last().unwrap();
         assert_eq!(Some(score), report["max_score"].as_i64(), "{flags:?}");
-        let largest = power11::board::tile_value(board.max_exponent()).to_string();
+        let largest = power11::tile_value(board.max_exponent()).to_string();
         assert_eq!(report["max_tile_counts"][&largest], 1, "{flags:?}");
         assert_eq!(
             Some(autoplay_moves(&ran.stdout).len() as u64),

@@ -1,11 +1,13 @@
 //! Property tests: the move invariants, the symmetry of the four directions, the packed engine
 //! against the plain rules, and every variant's turn on every size.
 
-use power11::ai::{Expectimax, Player};
-use power11::line::tile_points;
+use power11::ai::heuristic::evaluate;
+use power11::ai::{Expectimax, Player, SearchConfig};
 use power11::random::seeded;
-use power11::rules::{Spawn, edge_cell};
-use power11::{Board, Board3, Board4, Board5, Direction, Grid, Rules, slide_line};
+use power11::{
+    Board, Board3, Board4, Board5, Direction, Grid, Rules, Spawn, edge_cell, slide_line,
+    tile_points,
+};
 use proptest::prelude::*;
 
 /// A reference slide written the other way round: compact, then merge pairs left to right.
@@ -110,7 +112,7 @@ fn has_hole(board: &Board, direction: Direction) -> bool {
     (0..n).any(|line| {
         let cells: Vec<u8> = (0..n)
             .map(|k| {
-                let (r, c) = power11::grid::line_cell(n, direction, line, k);
+                let (r, c) = direction.line_cell(n, line, k);
                 board.get(r, c)
             })
             .collect();
@@ -173,7 +175,7 @@ proptest! {
     fn packed_engine_equals_the_plain_rules(board in packable_strategy(4)) {
         let packed = Board4::from_board(&board).unwrap();
         check_packed(packed, board)?;
-        prop_assert!((packed.heuristic() - board.heuristic()).abs() <= 1e-3 * board.heuristic().abs().max(1.0));
+        prop_assert!((evaluate(&packed) - evaluate(&board)).abs() <= 1e-3 * evaluate(&board).abs().max(1.0));
     }
 
     #[test]
@@ -186,8 +188,8 @@ proptest! {
         let packed5 = Board5::from_board(&board5).unwrap();
         check_packed(packed5, board5)?;
         // The same evaluation to the bit, so a search decides exactly as on the plain board.
-        prop_assert_eq!(packed3.heuristic().to_bits(), board3.heuristic().to_bits());
-        prop_assert_eq!(packed5.heuristic().to_bits(), board5.heuristic().to_bits());
+        prop_assert_eq!(evaluate(&packed3).to_bits(), evaluate(&board3).to_bits());
+        prop_assert_eq!(evaluate(&packed5).to_bits(), evaluate(&board5).to_bits());
     }
 
     #[test]
@@ -234,7 +236,7 @@ proptest! {
     fn search_never_picks_a_move_that_changes_nothing(board in board_strategy(10), seed in any::<u64>()) {
         let rules = Rules::classic().with_size(board.size()).unwrap();
         prop_assume!(board.can_move());
-        let mut player = Expectimax::new(power11::ai::expectimax::Config { depth: Some(1), ..Default::default() });
+        let mut player = Expectimax::new(SearchConfig { depth: Some(1), ..Default::default() });
         let direction = player.choose(&board, &rules, &mut seeded(seed));
         prop_assert!(board.slide(direction).is_some());
     }

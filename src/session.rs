@@ -1,0 +1,470 @@
+//! The session: welcome menu -> game -> end of game -> menu, as a state machine driven by
+//! [`Command`]s and reporting [`Event`]s and [`Screen`]s as data.
+//!
+//! Every front end (the line console, autoplay, a full-screen terminal) is a thin layer over
+//! this: it maps its input to commands and draws the screen and events it gets back. The game
+//! flow (what a key may do where, when the best score is recorded, the keep-playing offer) lives
+//! here once. The session never prints and never touches a file: saves and best scores go
+//! through a [`Store`], which the program backs with files and tests with memory.
+
+use crate::ai::{Advice, AnyPlayer, Expectimax, SearchConfig, choose_on_board};
+use crate::direction::Direction;
+use crate::game::{Game, Status, Timeline};
+use crate::random::GameRng;
+use crate::rules::{Rules, Turn, Variant};
+use crate::size::Size;
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+use std::fmt::Display;
+
+/// Where a session keeps saved games and best scores.
+pub trait Store {
+    /// Why a save, a load or a best score failed (shown to the player).
+    type Error: Display;
+
+    /// Where games are saved, as the game screen names it (`power11.saved`).
+    fn location(&self) -> String;
+
+    /// Saves `timeline`, replacing the saved game.
+    fn save(&mut self, timeline: &Timeline) -> Result<(), Self::Error>;
+
+    /// The saved game, or `None` if there is none.
+    fn load(&mut self) -> Result<Option<Timeline>, Self::Error>;
+
+    /// The best score recorded for `variant` on `size`.
+    fn best(&self, variant: Variant, size: usize) -> Option<i64>;
+
+    /// Records `score` for `variant` on `size` if it beats the best; an error only if the new
+    /// best could not be kept.
+    fn record_best(&mut self, variant: Variant, size: usize, score: i64)
+    -> Result<(), Self::Error>;
+}
+
+/// A [`Store`] in memory: for tests, autoplay and anything that must not touch files.
+#[derive(Debug, Default)]
+pub struct MemoryStore {
+    saved: Option<Timeline>,
+    best: BTreeMap<(&'static str, usize), i64>,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> MemoryStore {
+        MemoryStore::default()
+    }
+}
+
+impl Store for MemoryStore {
+    type Error = Infallible;
+
+    fn location(&self) -> String {
+        "memory".to_string()
+    }
+
+    fn save(&mut self, timeline: &Timeline) -> Result<(), Infallible> {
+        self.saved = Some(timeline.clone());
+        Ok(())
+    }
+
+    fn load(&mut self) -> Result<Option<Timeline>, Infallible> {
+        Ok(self.saved.clone())
+    }
+
+    fn best(&self, variant: Variant, size: usize) -> Option<i64> {
+        self.best.get(&(crate::Named::name(variant), size)).copied()
+    }
+
+    fn record_best(&mut self, variant: Variant, size: usize, score: i64) -> Result<(), Infallible> {
+        let best = self
+            .best
+            .entry((crate::Named::name(variant), size))
+            .or_insert(score);
+        *best = (*best).max(score);
+        Ok(())
+    }
+}
+
+/// Which welcome menu the session shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MenuStyle {
+    /// Power-11's menu: a new Easy (5x5) or Hard (4x4) game.
+    EasyHard,
+    /// One board size: the rules' own.
+    OneSize,
+}
+
+/// What the player asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Menu: a new game of this size (one the menu offers); end of a game that offers to go
+    /// on: a new game of the same size.
+    NewGame(Size),
+    /// Menu: resume the saved game.
+    Resume,
+    /// Menu: leave the program.
+    Quit,
+    /// Game: slide the tiles.
+    Move(Direction),
+    /// Game: the computer player picks and plays the move.
+    ComputerMove,
+    /// Game: save it, with its history.
+    Save,
+    /// Game: take the last move back.
+    Undo,
+    /// Game: ask the search player which move it would make.
+    Advice,
+    /// End of a game that offers it: keep playing past the goal.
+    KeepPlaying,
+    /// Game or end of a game: back to the menu.
+    Leave,
+}
+
+/// What a command did, beyond the screen it leaves.
+#[derive(Debug)]
+pub enum Event<E> {
+    /// A move was played (`turn.moved` is false if it changed nothing).
+    Moved {
+        /// Its direction.
+        direction: Direction,
+        /// What it did.
+        turn: Turn,
+    },
+    /// The game was saved.
+    Saved,
+    /// The game could not be saved; it goes on.
+    SaveFailed(E),
+    /// A move was taken back.
+    Undone,
+    /// There was no move to take back.
+    NothingToUndo,
+    /// The advised move, or `None` if no move changes the board.
+    Advice(Option<Advice>),
+    /// `Resume` found no saved game.
+    NoSavedGame,
+    /// `Resume` found a saved game it could not read.
+    ResumeFailed(E),
+    /// A new best score could not be kept.
+    BestNotSaved(E),
+    /// The session is over.
+    Goodbye,
+    /// The command does nothing on this screen.
+    NotNow,
+}
+
+/// What the player is looking at.
+#[derive(Clone, Copy, Debug)]
+pub enum Screen<'a> {
+    /// The welcome menu.
+    Menu,
+    /// A game in progress.
+    Game {
+        /// The game.
+        game: &'a Game,
+        /// The best score to show (rules that track one), counting this game's score.
+        best: Option<i64>,
+    },
+    /// A game that ended (won, lost or over), waiting for the player's choice.
+    End {
+        /// The game.
+        game: &'a Game,
+        /// As for [`Screen::Game`].
+        best: Option<i64>,
+        /// The rules offer to keep playing past the goal, or to start a new game (classic).
+        offers_more: bool,
+    },
+    /// The session is over.
+    Closed,
+}
+
+/// How a session plays: the rules of new games and the menu that offers them.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// The rules new games use (the size is the menu's choice in [`MenuStyle::EasyHard`]).
+    pub rules: Rules,
+    /// The welcome menu.
+    pub menu: MenuStyle,
+}
+
+enum State {
+    Menu,
+    Game(Game),
+    Closed,
+}
+
+/// A session: the menu and the games played from it.
+pub struct Session<S> {
+    settings: Settings,
+    rng: GameRng,
+    store: S,
+    advisor: Expectimax,
+    player: AnyPlayer,
+    state: State,
+}
+
+impl<S: Store> Session<S> {
+    /// A session at its welcome menu. `player` makes [`Command::ComputerMove`]s.
+    pub fn new(settings: Settings, rng: GameRng, store: S, player: AnyPlayer) -> Session<S> {
+        Session {
+            settings,
+            rng,
+            store,
+            advisor: Expectimax::new(SearchConfig::default()),
+            player,
+            state: State::Menu,
+        }
+    }
+
+    /// Starts a game at the newest state of `timeline` (a board file), skipping the menu.
+    pub fn start_from(&mut self, timeline: Timeline) {
+        self.state = State::Game(Game::from_timeline(self.settings.rules, timeline));
+    }
+
+    /// Starts a new game of the rules' own size, skipping the menu.
+    pub fn start_new(&mut self) {
+        self.state = State::Game(Game::new(self.settings.rules, &mut self.rng));
+    }
+
+    /// The rules of new games.
+    pub fn rules(&self) -> &Rules {
+        &self.settings.rules
+    }
+
+    /// The menu this session shows.
+    pub fn menu(&self) -> MenuStyle {
+        self.settings.menu
+    }
+
+    /// The board sizes the menu offers.
+    pub fn menu_sizes(&self) -> Vec<Size> {
+        match self.settings.menu {
+            MenuStyle::EasyHard => vec![Size::EASY, Size::HARD],
+            MenuStyle::OneSize => {
+                vec![Size::new(self.settings.rules.size()).expect("rules hold a size")]
+            }
+        }
+    }
+
+    /// The store saves and best scores go to.
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    /// What the player is looking at now.
+    pub fn screen(&self) -> Screen<'_> {
+        match &self.state {
+            State::Menu => Screen::Menu,
+            State::Closed => Screen::Closed,
+            State::Game(game) => {
+                let best = self.best_shown(game);
+                match game.status() {
+                    Status::Playing => Screen::Game { game, best },
+                    status => Screen::End {
+                        game,
+                        best,
+                        offers_more: status == Status::Won && game.rules().keep_playing(),
+                    },
+                }
+            }
+        }
+    }
+
+    /// Carries out `command` and reports what happened.
+    pub fn handle(&mut self, command: Command) -> Vec<Event<S::Error>> {
+        let state = std::mem::replace(&mut self.state, State::Closed);
+        let (state, events) = match state {
+            State::Menu => self.in_menu(command),
+            State::Game(game) if game.status() == Status::Playing => self.in_game(game, command),
+            State::Game(game) => self.at_end(game, command),
+            State::Closed => (State::Closed, vec![Event::NotNow]),
+        };
+        self.state = state;
+        events
+    }
+
+    /// Ends the session (the input ended): a game in progress or just ended counts toward the
+    /// best score.
+    pub fn close(&mut self) -> Vec<Event<S::Error>> {
+        let events = match std::mem::replace(&mut self.state, State::Closed) {
+            State::Game(game) => self.record_best(&game),
+            _ => Vec::new(),
+        };
+        self.state = State::Closed;
+        events
+    }
+
+    fn in_menu(&mut self, command: Command) -> (State, Vec<Event<S::Error>>) {
+        match command {
+            Command::NewGame(size) if self.menu_sizes().contains(&size) => {
+                let rules = self.settings.rules.on(size);
+                (State::Game(Game::new(rules, &mut self.rng)), Vec::new())
+            }
+            Command::Resume => match self.store.load() {
+                Ok(Some(timeline)) => (
+                    State::Game(Game::from_timeline(self.settings.rules, timeline)),
+                    Vec::new(),
+                ),
+                Ok(None) => (State::Menu, vec![Event::NoSavedGame]),
+                Err(e) => (State::Menu, vec![Event::ResumeFailed(e)]),
+            },
+            Command::Quit => (State::Closed, vec![Event::Goodbye]),
+            _ => (State::Menu, vec![Event::NotNow]),
+        }
+    }
+
+    fn in_game(&mut self, mut game: Game, command: Command) -> (State, Vec<Event<S::Error>>) {
+        let event = match command {
+            Command::Move(direction) => Event::Moved {
+                direction,
+                turn: game.play(direction, &mut self.rng),
+            },
+            Command::ComputerMove => {
+                let direction =
+                    choose_on_board(&mut self.player, game.board(), game.rules(), &mut self.rng);
+                Event::Moved {
+                    direction,
+                    turn: game.play(direction, &mut self.rng),
+                }
+            }
+            Command::Save => match self.store.save(&game.timeline()) {
+                Ok(()) => Event::Saved,
+                Err(e) => Event::SaveFailed(e),
+            },
+            Command::Undo if game.undo() => Event::Undone,
+            Command::Undo => Event::NothingToUndo,
+            Command::Advice => Event::Advice(self.advisor.advise_board(game.board(), game.rules())),
+            Command::Leave => {
+                let events = self.record_best(&game);
+                return (State::Menu, events);
+            }
+            _ => Event::NotNow,
+        };
+        (State::Game(game), vec![event])
+    }
+
+    fn at_end(&mut self, mut game: Game, command: Command) -> (State, Vec<Event<S::Error>>) {
+        let offers_more = game.status() == Status::Won && game.rules().keep_playing();
+        match command {
+            Command::KeepPlaying if offers_more => {
+                game.keep_playing();
+                (State::Game(game), Vec::new())
+            }
+            Command::NewGame(_) if offers_more => {
+                let events = self.record_best(&game);
+                let next = Game::new(*game.rules(), &mut self.rng);
+                (State::Game(next), events)
+            }
+            Command::Leave => {
+                let events = self.record_best(&game);
+                (State::Menu, events)
+            }
+            _ => (State::Game(game), vec![Event::NotNow]),
+        }
+    }
+
+    /// The best score shown beside `game`'s: the stored one or this game's, whichever is
+    /// higher, for rules that keep one.
+    fn best_shown(&self, game: &Game) -> Option<i64> {
+        let rules = game.rules();
+        rules.tracks_best().then(|| {
+            let stored = self.store.best(rules.variant(), rules.size());
+            stored.map_or(game.score(), |best| best.max(game.score()))
+        })
+    }
+
+    fn record_best(&mut self, game: &Game) -> Vec<Event<S::Error>> {
+        let rules = game.rules();
+        if !rules.tracks_best() {
+            return Vec::new();
+        }
+        match self
+            .store
+            .record_best(rules.variant(), rules.size(), game.score())
+        {
+            Ok(()) => Vec::new(),
+            Err(e) => vec![Event::BestNotSaved(e)],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::RandomPlayer;
+    use crate::random::seeded;
+
+    fn session(rules: Rules, menu: MenuStyle) -> Session<MemoryStore> {
+        Session::new(
+            Settings { rules, menu },
+            seeded(1),
+            MemoryStore::new(),
+            AnyPlayer::Random(RandomPlayer),
+        )
+    }
+
+    #[test]
+    fn menu_offers_its_sizes_only() {
+        let mut s = session(Rules::power11(4).unwrap(), MenuStyle::EasyHard);
+        let three = Size::new(3).unwrap();
+        assert!(matches!(
+            s.handle(Command::NewGame(three))[..],
+            [Event::NotNow]
+        ));
+        assert!(matches!(s.screen(), Screen::Menu));
+        assert!(s.handle(Command::NewGame(Size::EASY)).is_empty());
+        let Screen::Game { game, best } = s.screen() else {
+            panic!("a game")
+        };
+        assert_eq!((game.board().size(), best), (5, None));
+    }
+
+    #[test]
+    fn save_then_resume_restores_the_game_with_its_history() {
+        let mut s = session(Rules::mini(), MenuStyle::OneSize);
+        s.handle(Command::NewGame(Size::new(3).unwrap()));
+        for _ in 0..5 {
+            s.handle(Command::ComputerMove);
+        }
+        let Screen::Game { game, .. } = s.screen() else {
+            panic!("a game")
+        };
+        let saved = game.timeline();
+        assert!(matches!(s.handle(Command::Save)[..], [Event::Saved]));
+        assert!(s.handle(Command::Leave).is_empty());
+        assert!(s.handle(Command::Resume).is_empty());
+        let Screen::Game { game, best } = s.screen() else {
+            panic!("a game")
+        };
+        assert_eq!(game.timeline(), saved);
+        assert_eq!(best, Some(game.score()), "mini tracks a best score");
+    }
+
+    #[test]
+    fn resume_without_a_save_stays_at_the_menu() {
+        let mut s = session(Rules::mini(), MenuStyle::OneSize);
+        assert!(matches!(
+            s.handle(Command::Resume)[..],
+            [Event::NoSavedGame]
+        ));
+        assert!(matches!(s.screen(), Screen::Menu));
+        assert!(matches!(s.handle(Command::Quit)[..], [Event::Goodbye]));
+        assert!(matches!(s.screen(), Screen::Closed));
+    }
+
+    #[test]
+    fn leaving_a_game_records_its_best_score() {
+        let mut s = session(Rules::classic(), MenuStyle::OneSize);
+        s.handle(Command::NewGame(Size::HARD));
+        while let Screen::Game { game, .. } = s.screen() {
+            if game.score() > 0 {
+                break;
+            }
+            s.handle(Command::ComputerMove);
+        }
+        let Screen::Game { game, .. } = s.screen() else {
+            panic!("a game")
+        };
+        let score = game.score();
+        s.handle(Command::Leave);
+        assert_eq!(s.store().best(Variant::Classic, 4), Some(score));
+    }
+}
