@@ -432,40 +432,51 @@ fn parse_framed_board(
 }
 
 fn parse_numbers(lines: &[&str]) -> Result<Snapshot, ParseError> {
+    // The lines that hold numbers, with their 1-based line numbers and their tokens.
+    let mut token_lines: Vec<(usize, Vec<&str>)> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let tokens: Vec<&str> = line
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|t| !t.is_empty())
+                .collect();
+            (i + 1, tokens)
+        })
+        .filter(|(_, tokens)| !tokens.is_empty())
+        .collect();
+    // An optional first line holding just the size, as some board files have. It is a count,
+    // not a tile, so it is read before any cell is (3 is a size, not a bad tile).
+    let mut declared = None;
+    if let [(line, first), (_, second), ..] = token_lines.as_slice()
+        && first.len() == 1
+        && second.len() > 1
+    {
+        let size: usize = first[0]
+            .parse()
+            .or_else(|_| fail(*line, Problem::NotNumber(shorten(first[0]))))?;
+        declared = Some((*line, size));
+        token_lines.remove(0);
+    }
     let mut rows: Vec<(usize, Vec<u8>)> = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        let tokens: Vec<&str> = line
-            .split(|c: char| c.is_whitespace() || c == ',')
-            .filter(|t| !t.is_empty())
-            .collect();
-        if tokens.is_empty() {
-            continue;
-        }
+    for (line, tokens) in token_lines {
         let row: Vec<u8> = tokens
             .iter()
             .map(|t| parse_cell(t))
             .collect::<Result<_, _>>()
-            .or_else(|p| fail(i + 1, p))?;
-        rows.push((i + 1, row));
+            .or_else(|p| fail(line, p))?;
+        rows.push((line, row));
     }
-    // An optional first line holding just the size, as some board files have.
-    if let [(_, first), rest @ ..] = rows.as_slice()
-        && first.len() == 1
-        && rest.first().is_some_and(|(_, r)| r.len() > 1)
+    if let Some((size_line, size)) = declared
+        && (rows.len() != size || rows[0].1.len() != size)
     {
-        let size_line = rows[0].0;
-        let size = lines[size_line - 1].trim().trim_matches(',').trim();
-        let declared: usize = size.parse().unwrap_or(0);
-        rows.remove(0);
-        if rows.len() != declared || rows[0].1.len() != declared {
-            return fail(
-                size_line,
-                Problem::RowCount {
-                    expected: declared,
-                    found: rows.len(),
-                },
-            );
-        }
+        return fail(
+            size_line,
+            Problem::RowCount {
+                expected: size,
+                found: rows.len(),
+            },
+        );
     }
     let per_row = rows.first().map_or(0, |(_, r)| r.len());
     for (line, row) in &rows {
@@ -629,6 +640,14 @@ Score: 4
         );
         let sized = parse_board_file("4\n0 0 0 0\n0 0 2 0\n0 0 0 0\n4 4 0 0\n").unwrap();
         assert_eq!(sized.current().board, example_board());
+        // Regression: a size line of 3 (or 5, 6, 7) was read as a tile and refused.
+        let three = parse_board_file("3\n2 0 0\n0 0 0\n0 0 4\n").unwrap();
+        assert_eq!(three.current().board.values()[2], vec![0, 0, 4]);
+        let err = parse_board_file("5\n2 0 0\n0 0 0\n0 0 4\n").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 1: expected 5 rows of 5 cells, found 3 rows"
+        );
     }
 
     #[test]

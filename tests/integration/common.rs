@@ -116,3 +116,36 @@ pub(crate) fn autoplay_moves(stdout: &str) -> Vec<Direction> {
 pub(crate) fn repeat(command: &str, n: usize) -> String {
     format!("{command}\n").repeat(n)
 }
+
+/// The Power-11 welcome menu.
+pub(crate) const MENU: &str = "\
+Welcome to Power-11!
+  e - start a new Easy (5-by-5) game
+  h - start a new Hard (4-by-4) game
+  r - Resume the last saved game
+  q - Quit the game
+";
+
+/// The two lines under the board on the game screen.
+pub(crate) const KEYS: &str = "\
+Moves: u = Up, d = Down, l = Left, r = Right
+Other: s = Save to power11.saved, b = Back (undo), a = Advice, q = Quit to the menu
+";
+
+/// Runs `power11 args` with `stdin` in `run`'s directory and checks the whole stdout, an empty
+/// stderr and exit code 0.
+#[track_caller]
+pub(crate) fn check_in(run: &Run, args: &[&str], stdin: &str, expected_stdout: &str) {
+    let ran = run.run(args, stdin);
+    assert_eq!(ran.stdout, expected_stdout, "stdout of {args:?}");
+    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""), "{args:?}");
+}
+
+/// Runs `power11 args` with `stdin` in a fresh directory and checks the exit code and the whole
+/// stderr (and that nothing went to stdout).
+#[track_caller]
+pub(crate) fn check_error(args: &[&str], stdin: &str, code: i32, expected_stderr: &str) {
+    let ran = run(args, stdin);
+    assert_eq!(ran.stderr, expected_stderr, "stderr of {args:?}");
+    assert_eq!((ran.code, ran.stdout.as_str()), (code, ""), "{args:?}");
+}

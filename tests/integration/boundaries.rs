@@ -1,0 +1,120 @@
+//! Data-driven boundary tests through the real binary, with exact expected output: every
+//! board-file format on every size, and the knobs' error messages.
+
+use crate::common::{KEYS, MENU, Run, check_error, check_in};
+
+/// The test board of side `n`: the diagonal holds 2, 4, 8, ..., every other cell is empty.
+fn diagonal(n: usize) -> Vec<Vec<u64>> {
+    (0..n)
+        .map(|r| (0..n).map(|c| if r == c { 2 << r } else { 0 }).collect())
+        .collect()
+}
+
+/// The board as the assignment draws it, written out from the spec (not by the program's
+/// renderer): a `#` frame, cells right-aligned in 4 characters joined by `|`.
+fn framed(rows: &[Vec<u64>]) -> String {
+    let n = rows.len();
+    let frame = "#".repeat(2 + 4 * n + (n - 1));
+    let mut text = format!("{frame}\n");
+    for row in rows {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|&v| {
+                if v == 0 {
+                    "    ".to_string()
+                } else {
+                    format!("{v:>4}")
+                }
+            })
+            .collect();
+        text.push_str(&format!("#{}#\n", cells.join("|")));
+    }
+    text + &frame + "\n"
+}
+
+fn grid(rows: &[Vec<u64>], separator: &str) -> String {
+    rows.iter()
+        .map(|row| {
+            let cells: Vec<String> = row.iter().map(u64::to_string).collect();
+            cells.join(separator) + "\n"
+        })
+        .collect()
+}
+
+#[test]
+fn every_board_file_format_on_every_size() {
+    for n in 3..=8 {
+        let rows = diagonal(n);
+        let formats: [(&str, String, i64); 6] = [
+            ("blanks", grid(&rows, " "), 0),
+            ("commas", grid(&rows, ", "), 0),
+            ("size line", format!("{n}\n{}", grid(&rows, " ")), 0),
+            ("framed", framed(&rows), 0),
+            (
+                "framed with score",
+                format!("Score: 12\n{}", framed(&rows)),
+                12,
+            ),
+            (
+                "save of two states",
+                format!(
+                    "Score: 12\n{}Score: 0\n{}",
+                    framed(&rows),
+                    framed(&diagonal(n))
+                ),
+                12,
+            ),
+        ];
+        for (name, text, score) in formats {
+            let run = Run::new();
+            std::fs::write(run.path("board.txt"), &text).unwrap();
+            let expected = format!("Score: {score}\n{}{KEYS}{MENU}Goodbye!\n", framed(&rows));
+            let args = ["--board", "board.txt", "--seed", "1"];
+            // A panic message names the case through the assertion's own message.
+            eprintln!("case: {name}, {n}x{n}");
+            check_in(&run, &args, "q\nq\n", &expected);
+        }
+    }
+}
+
+#[test]
+fn knob_errors_say_what_was_wrong() {
+    let help = "\n\nFor more information, try '--help'.\n";
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &["--size", "9"],
+            "error: invalid value '9' for '--size <N>': board size 9 is not between 3 and 8",
+        ),
+        (
+            &["--size", "x"],
+            "error: invalid value 'x' for '--size <N>': 'x' is not a board size (a whole number from 3 to 8)",
+        ),
+        (
+            &["--goal", "3"],
+            "error: invalid value '3' for '--goal <V>': goal 3 is not a power of two from 8 to 1048576",
+        ),
+        (
+            &["--goal", "lots"],
+            "error: invalid value 'lots' for '--goal <V>': 'lots' is not a number or 'none'",
+        ),
+        (
+            &["--fill", "0"],
+            "error: invalid value '0' for '--fill <P>': fill probability 0 is not in 0 < P <= 1",
+        ),
+        (
+            &["--variant", "nope"],
+            "error: invalid value 'nope' for '--variant <NAME>'\n  [possible values: power11, classic, mini, edge]",
+        ),
+        (
+            &["--spawn", "sometimes"],
+            "error: invalid value 'sometimes' for '--spawn <RULE>'\n  [possible values: random, twos, edge, none]",
+        ),
+        (
+            &["--autoplay", "genius"],
+            "error: invalid value 'genius' for '--autoplay <PLAYER>'\n  [possible values: random, expectimax]",
+        ),
+    ];
+    for (args, message) in cases {
+        check_error(args, "", 2, &format!("{message}{help}"));
+    }
+}
