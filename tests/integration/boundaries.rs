@@ -27,7 +27,7 @@ fn framed(rows: &[Vec<u64>]) -> String {
                 }
             })
             .collect();
-        text.push_str(&format!("#{}#\n", cells.join("|")));
+        text = text + "#" + &cells.join("|") + "#\n";
     }
     text + &frame + "\n"
 }
