@@ -10,6 +10,7 @@
 use crate::ai::{Advice, AnyPlayer, Expectimax, SearchConfig, choose_on_board};
 use crate::direction::Direction;
 use crate::game::{Game, Status, Timeline};
+use crate::named::Named;
 use crate::random::GameRng;
 use crate::rules::{Rules, Turn, Variant};
 use crate::size::Size;
@@ -71,14 +72,11 @@ impl Store for MemoryStore {
     }
 
     fn best(&self, variant: Variant, size: usize) -> Option<i64> {
-        self.best.get(&(crate::Named::name(variant), size)).copied()
+        self.best.get(&(variant.name(), size)).copied()
     }
 
     fn record_best(&mut self, variant: Variant, size: usize, score: i64) -> Result<(), Infallible> {
-        let best = self
-            .best
-            .entry((crate::Named::name(variant), size))
-            .or_insert(score);
+        let best = self.best.entry((variant.name(), size)).or_insert(score);
         *best = (*best).max(score);
         Ok(())
     }

@@ -4,6 +4,7 @@ mod boundaries;
 mod cli;
 mod common;
 mod golden;
+mod library;
 mod players;
 mod properties;
 mod session;
