@@ -124,7 +124,7 @@ const CASES: &[(&str, &[Step])] = &[
                 "--depth",
                 "1",
                 "--max-moves",
-                "300",
+                "150",
             ],
             "",
         )],
@@ -181,6 +181,8 @@ const CASES: &[(&str, &[Step])] = &[
                 "128",
                 "--seed",
                 "6",
+                "--max-moves",
+                "150",
             ],
             "",
         )],
@@ -203,11 +205,11 @@ const CASES: &[(&str, &[Step])] = &[
                     "--depth",
                     "2",
                     "--games",
-                    "3",
+                    "2",
                     "--seed",
                     "5",
-                    "--jobs",
-                    "1",
+                    "--max-moves",
+                    "250",
                 ],
                 "",
             ),
@@ -220,9 +222,11 @@ const CASES: &[(&str, &[Step])] = &[
                     "--variant",
                     "mini",
                     "--games",
-                    "6",
+                    "2",
                     "--seed",
                     "2",
+                    "--max-moves",
+                    "150",
                 ],
                 "",
             ),
@@ -240,6 +244,8 @@ const CASES: &[(&str, &[Step])] = &[
                     "2",
                     "--seed",
                     "2",
+                    "--max-moves",
+                    "300",
                 ],
                 "",
             ),
@@ -251,10 +257,8 @@ const CASES: &[(&str, &[Step])] = &[
                     "random",
                     "--variant",
                     "edge",
-                    "--size",
-                    "5",
                     "--games",
-                    "4",
+                    "3",
                     "--seed",
                     "2",
                 ],
@@ -321,9 +325,16 @@ fn golden_path(name: &str) -> PathBuf {
 #[test]
 fn golden_transcripts_are_unchanged() {
     let bless = std::env::var_os("POWER11_BLESS").is_some();
+    // The cases run side by side: each is a few runs of the (unoptimised) binary.
+    let results: Vec<(&str, String)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = CASES
+            .iter()
+            .map(|&(name, steps)| scope.spawn(move || (name, transcript(steps))))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
     let mut changed = Vec::new();
-    for (name, steps) in CASES {
-        let actual = transcript(steps);
+    for (name, actual) in results {
         let path = golden_path(name);
         if bless {
             std::fs::write(&path, &actual).unwrap();
@@ -336,7 +347,7 @@ fn golden_transcripts_are_unchanged() {
                 .lines()
                 .zip(expected.lines())
                 .position(|(a, e)| a != e)
-                .map_or(actual.lines().count().min(expected.lines().count()), |l| l);
+                .unwrap_or_else(|| actual.lines().count().min(expected.lines().count()));
             changed.push(format!("{name}: first difference at line {}", line + 1));
         }
     }
