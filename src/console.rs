@@ -1,6 +1,11 @@
-//! The line console: the Power-11 interface. It reads a line, maps it to a session
+//! The line console: the Power-11 interface. It reads lines, maps each key to a session
 //! [`Command`], and prints the events and the screen the session reports, through `text`.
 //! Generic over `BufRead` and `Write` so that tests run whole sessions in memory.
+//!
+//! Keys are read the way the reference Power-11 programs read them (`cin >> c`): every
+//! non-blank character of a line is one key, in order, so `h l u` and `hlu` are three keys and a
+//! blank line is no key at all. An arrow key's escape sequence (`ESC [ A`, typed then Enter) is
+//! one key. The end-of-game prompt is the exception: it takes a whole line, a blank one too.
 //!
 //! The console decides no rule and no game flow: those are the session's. Output is buffered by
 //! the caller and flushed before every read.
@@ -12,15 +17,69 @@ use crate::text::{advice_line, render_end_screen, render_game_screen, render_men
 use std::fmt::Display;
 use std::io::{self, BufRead, Write};
 
-/// Input lines longer than this are cut (the rest of the line is read and dropped).
-const MAX_LINE: usize = 256;
+/// Input lines longer than this are cut (the rest of the line is read and dropped). A whole
+/// game typed on one line fits many times over.
+const MAX_LINE: usize = 64 * 1024;
 
-/// What a line typed by the player amounts to.
+/// One key typed by the player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Key {
+    /// A character (never a blank).
+    Char(char),
+    /// An arrow key's escape sequence.
+    Arrow(Direction),
+}
+
+/// The keys of a line: each non-blank character, with arrow-key escape sequences (`ESC [ A`
+/// or `ESC O A`, up to D) read as one key each.
+fn keys(line: &str) -> Vec<Key> {
+    let chars: Vec<char> = line.chars().collect();
+    let mut keys = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        i += 1;
+        if c.is_whitespace() {
+            continue;
+        }
+        if c == '\u{1b}' && matches!(chars.get(i), Some('[' | 'O')) {
+            let arrow = match chars.get(i + 1) {
+                Some('A') => Some(Direction::Up),
+                Some('B') => Some(Direction::Down),
+                Some('C') => Some(Direction::Right),
+                Some('D') => Some(Direction::Left),
+                _ => None,
+            };
+            if let Some(direction) = arrow {
+                keys.push(Key::Arrow(direction));
+                i += 2;
+                continue;
+            }
+        }
+        keys.push(Key::Char(c));
+    }
+    keys
+}
+
+/// `c` as it can be shown on a terminal: control characters in caret notation (`^[` for ESC,
+/// `^@` for NUL), so that echoing a key never sends the terminal a control sequence.
+fn visible(c: char) -> String {
+    match c {
+        '\u{0}'..='\u{1f}' => format!("^{}", char::from(c as u8 + 64)),
+        '\u{7f}' => "^?".to_string(),
+        c if c.is_control() => c.escape_unicode().to_string(),
+        c => c.to_string(),
+    }
+}
+
+/// What a key typed by the player amounts to.
 enum Reply {
     /// A command for the session.
     Command(Command),
-    /// A line the console answers itself (an unknown key), before showing the screen again.
+    /// A key the console answers itself (an unknown key in a game), before the screen again.
     Message(String),
+    /// A key that only brings the screen back (an unknown key at the menu).
+    Nothing,
 }
 
 /// An interactive line session over `input` and `output`.
@@ -51,52 +110,68 @@ impl<R: BufRead, W: Write, S: Store> Console<R, W, S> {
                 self.print_events(&events)?;
                 return self.output.flush();
             };
-            let reply = match self.session.screen() {
-                Screen::Menu => self.menu_reply(&line),
-                Screen::Game { .. } => game_reply(&line),
-                Screen::End {
-                    game, offers_more, ..
-                } => end_reply(&line, offers_more, game.board().side()),
-                Screen::Closed => return self.output.flush(),
-            };
-            match reply {
-                Reply::Command(command) => {
-                    let events = self.session.handle(command);
-                    self.print_events(&events)?;
+            if let Screen::End {
+                game, offers_more, ..
+            } = self.session.screen()
+            {
+                // The end-of-game prompt takes the whole line.
+                let first = keys(&line).first().copied();
+                let command = end_command(first, offers_more, game.board().side());
+                if !self.apply(Reply::Command(command))? {
+                    return self.output.flush();
                 }
-                Reply::Message(message) => writeln!(self.output, "{message}")?,
+                continue;
             }
-            if let Screen::Closed = self.session.screen() {
-                return self.output.flush();
+            for key in keys(&line) {
+                let reply = match self.session.screen() {
+                    Screen::Menu => self.menu_reply(key),
+                    Screen::Game { .. } => game_reply(key),
+                    // A game that ends mid-line drops the rest of it: the prompt reads a line.
+                    Screen::End { .. } => break,
+                    Screen::Closed => return self.output.flush(),
+                };
+                if !self.apply(reply)? {
+                    return self.output.flush();
+                }
             }
-            self.show_screen()?;
         }
     }
 
-    fn menu_reply(&self, line: &str) -> Reply {
-        let style = self.session.menu();
-        let command = match (style, line.to_ascii_lowercase().as_str()) {
-            (MenuStyle::EasyHard, "e") => Some(Command::NewGame(Size::EASY)),
-            (MenuStyle::EasyHard, "h") => Some(Command::NewGame(Size::HARD)),
-            (MenuStyle::OneSize, "n") => self
+    /// Carries out `reply` and shows the screen again; false once the session is over.
+    fn apply(&mut self, reply: Reply) -> io::Result<bool> {
+        match reply {
+            Reply::Command(command) => {
+                let events = self.session.handle(command);
+                self.print_events(&events)?;
+            }
+            Reply::Message(message) => writeln!(self.output, "{message}")?,
+            Reply::Nothing => {}
+        }
+        if let Screen::Closed = self.session.screen() {
+            return Ok(false);
+        }
+        self.show_screen()?;
+        Ok(true)
+    }
+
+    fn menu_reply(&self, key: Key) -> Reply {
+        let Key::Char(c) = key else {
+            return Reply::Nothing;
+        };
+        let command = match (self.session.menu(), c.to_ascii_lowercase()) {
+            (MenuStyle::EasyHard, 'e') => Some(Command::NewGame(Size::EASY)),
+            (MenuStyle::EasyHard, 'h') => Some(Command::NewGame(Size::HARD)),
+            (MenuStyle::OneSize, 'n') => self
                 .session
                 .menu_sizes()
                 .first()
                 .map(|&s| Command::NewGame(s)),
-            (_, "r") => Some(Command::Resume),
-            (_, "q") => Some(Command::Quit),
+            (_, 'r') => Some(Command::Resume),
+            (_, 'q') => Some(Command::Quit),
+            // A wrong key at the menu "just repeats the menu" (the assignment's words).
             _ => None,
         };
-        command.map_or_else(
-            || {
-                let keys = match style {
-                    MenuStyle::EasyHard => "e, h, r or q",
-                    MenuStyle::OneSize => "n, r or q",
-                };
-                Reply::Message(format!("Unknown choice '{}': type {keys}.", shorten(line)))
-            },
-            Reply::Command,
-        )
+        command.map_or(Reply::Nothing, Reply::Command)
     }
 
     fn show_screen(&mut self) -> io::Result<()> {
@@ -144,54 +219,39 @@ impl<R: BufRead, W: Write, S: Store> Console<R, W, S> {
             }
             Event::ResumeFailed(e) => failed("Cannot resume", e),
             Event::BestNotSaved(e) => failed("Could not save the best score", e),
-            Event::Goodbye => "Goodbye!".to_string(),
-            Event::Moved { .. } | Event::Undone | Event::NotNow => return None,
+            Event::Moved { .. } | Event::Undone | Event::NotNow | Event::Goodbye => return None,
         })
     }
 }
 
-/// The command for a line typed during a game: one key, case-insensitive.
-fn game_reply(line: &str) -> Reply {
-    let lower = line.to_ascii_lowercase();
-    let mut chars = lower.chars();
-    let key = match (chars.next(), chars.next()) {
-        (Some(c), None) => c,
-        _ => '?',
+/// The command for a key typed during a game (case-insensitive).
+fn game_reply(key: Key) -> Reply {
+    let c = match key {
+        Key::Arrow(direction) => return Reply::Command(Command::Move(direction)),
+        Key::Char(c) => c.to_ascii_lowercase(),
     };
-    if let Some(direction) = Direction::from_key(key) {
+    if let Some(direction) = Direction::from_key(c) {
         return Reply::Command(Command::Move(direction));
     }
-    match key {
+    match c {
         's' => Reply::Command(Command::Save),
         'b' => Reply::Command(Command::Undo),
         'a' => Reply::Command(Command::Advice),
         'q' => Reply::Command(Command::Leave),
-        _ if line.is_empty() => {
-            Reply::Message("Please type a command: u, d, l, r, s, b, a or q.".to_string())
-        }
         _ => Reply::Message(format!(
             "Unknown command '{}': type u, d, l, r, s, b, a or q.",
-            shorten(line)
+            visible(c)
         )),
     }
 }
 
-/// The command for the line typed at the end of a game: `k` and `n` where the game offers
-/// them, anything else back to the menu.
-fn end_reply(line: &str, offers_more: bool, size: Size) -> Reply {
-    Reply::Command(match line.to_ascii_lowercase().as_str() {
-        "k" if offers_more => Command::KeepPlaying,
-        "n" if offers_more => Command::NewGame(size),
+/// The command for the line typed at the end of a game (given its first key): `k` and `n`
+/// where the game offers them, anything else (a blank line too) back to the menu.
+fn end_command(first: Option<Key>, offers_more: bool, size: Size) -> Command {
+    match first {
+        Some(Key::Char('k' | 'K')) if offers_more => Command::KeepPlaying,
+        Some(Key::Char('n' | 'N')) if offers_more => Command::NewGame(size),
         _ => Command::Leave,
-    })
-}
-
-/// At most 20 characters of `text`, for messages that quote input.
-fn shorten(text: &str) -> String {
-    if text.chars().count() <= 20 {
-        text.to_string()
-    } else {
-        text.chars().take(20).chain("...".chars()).collect()
     }
 }
 
@@ -244,6 +304,33 @@ mod tests {
         );
         assert_eq!(read_capped_line(&mut reader).unwrap().as_deref(), Some("q"));
         assert_eq!(read_capped_line(&mut reader).unwrap(), None);
+    }
+
+    #[test]
+    fn every_non_blank_character_is_a_key_and_arrows_are_one_key() {
+        use Key::{Arrow, Char};
+        assert_eq!(keys("h l u"), vec![Char('h'), Char('l'), Char('u')]);
+        assert_eq!(keys("hlu"), keys("h l u"));
+        assert_eq!(keys(" \t "), vec![]);
+        assert_eq!(
+            keys("\u{1b}[A\u{1b}[B\u{1b}OC\u{1b}[D"),
+            vec![
+                Arrow(Direction::Up),
+                Arrow(Direction::Down),
+                Arrow(Direction::Right),
+                Arrow(Direction::Left)
+            ]
+        );
+        assert_eq!(keys("\u{1b}[Z"), vec![Char('\u{1b}'), Char('['), Char('Z')]);
+    }
+
+    #[test]
+    fn control_characters_are_shown_in_caret_notation() {
+        assert_eq!(visible('\u{1b}'), "^[");
+        assert_eq!(visible('\u{0}'), "^@");
+        assert_eq!(visible('\u{7f}'), "^?");
+        assert_eq!(visible('\u{9b}'), "\\u{9b}");
+        assert_eq!(visible('z'), "z");
     }
 
     #[test]

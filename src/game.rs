@@ -4,7 +4,7 @@ use crate::board::Board;
 use crate::direction::Direction;
 use crate::grid::Grid;
 use crate::rules::{Rules, Turn};
-use rand_core::Rng;
+use rand::Rng;
 use thiserror::Error;
 
 /// A board and the score that goes with it: one entry of the history and of a save file.

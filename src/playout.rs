@@ -10,7 +10,7 @@ use crate::grid::{Grid, OnGrid};
 use crate::line::tile_points;
 use crate::packed::{MAX_PACKED_EXPONENT, on_fastest};
 use crate::rules::{Rules, Spawn};
-use rand_core::Rng;
+use rand::Rng;
 
 /// How one headless game went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

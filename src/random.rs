@@ -4,8 +4,9 @@
 //! generator is `ChaCha8` (its output is specified and stable across versions) and the sampling
 //! below is our own code, so no change in `rand`'s algorithms can change a game.
 
+use rand::rngs::SysRng;
+use rand::{Rng, SeedableRng, TryRng};
 use rand_chacha::ChaCha8Rng;
-use rand_core::{Rng, SeedableRng};
 use std::hash::{BuildHasher, Hasher};
 
 /// The generator every game, player and benchmark uses.
@@ -20,13 +21,16 @@ pub fn seeded(seed: u64) -> GameRng {
 
 /// A seed from the operating system's randomness, for games started without `--seed`.
 pub fn os_seed() -> u64 {
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u64(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64),
-    );
-    hasher.finish()
+    SysRng.try_next_u64().unwrap_or_else(|_| {
+        // The OS refused (early boot, a sandbox): the clock, mixed, still differs per run.
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        hasher.finish()
+    })
 }
 
 /// A uniform integer in `0..n` (`n > 0`), by rejection sampling on 32-bit draws.

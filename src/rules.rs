@@ -7,7 +7,7 @@ use crate::grid::Grid;
 use crate::named::Named;
 use crate::random::{below, chance};
 use crate::size::{Size, SizeError};
-use rand_core::Rng;
+use rand::Rng;
 use thiserror::Error;
 
 /// The named rule sets (`--variant`).

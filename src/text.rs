@@ -34,14 +34,14 @@ pub enum Problem {
     /// The file ends inside a board.
     #[error("the board is not closed by a line of '#'")]
     MissingBottomFrame,
-    /// A framed row does not have the frame's width.
-    #[error("ragged row: {found} characters wide, the frame is {expected}")]
-    Ragged {
-        /// The frame's width.
-        expected: usize,
-        /// This row's width.
-        found: usize,
-    },
+    /// A file of one number per line does not hold a square number of them.
+    #[error(
+        "{0} numbers, one per line: a board needs n*n of them (9, 16, 25, 36, 49 or 64), optionally after a line holding n"
+    )]
+    NumberCount(usize),
+    /// The board holds no tile at all (no game can reach it).
+    #[error("the board has no tile: at least one cell must hold a 2 or more")]
+    NoTile,
     /// A framed row does not start and end with '#'.
     #[error("a board row must start and end with '#'")]
     RowNotFramed,
@@ -143,10 +143,13 @@ pub fn render_state(state: &Snapshot) -> String {
     render_scored(state.score, None, &state.board)
 }
 
-/// The whole save file for `timeline`: the current state first, then the older ones, newest
-/// first.
+/// The whole save file for `timeline`, as the other Power-11 programs write it: the game's start
+/// first, the current state last, and no newline after the last row (one of them reads a
+/// final newline as the start of another state).
 pub fn render_save(timeline: &Timeline) -> String {
-    timeline.states().iter().rev().map(render_state).collect()
+    let mut text: String = timeline.states().iter().map(render_state).collect();
+    text.pop();
+    text
 }
 
 /// The welcome menu.
@@ -255,8 +258,11 @@ fn lines_of(text: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Reads a save file strictly: one or more states, each a `Score: N` line and a framed board,
-/// all of one size, the current state first. Blank lines are allowed only at the end.
+/// Reads a save file: one or more states, each a score line (`Score: N` or a bare number) and a
+/// framed board, all of one size, in either order (see [`newest_first`]). Liberal in the shape
+/// (frames of any length, cells of any width or alignment, `0` for empty, `|` inside the frame,
+/// blank lines between states, CRLF, no final newline); strict in the content (cell counts,
+/// powers of two, one size, whole-number scores, nothing else in the file).
 pub fn parse_save(text: &str) -> Result<Timeline, ParseError> {
     parse_framed(&lines_of(text), true)
 }
@@ -270,6 +276,9 @@ pub fn parse_board_file(text: &str) -> Result<Timeline, ParseError> {
     match first {
         None => fail(1, Problem::Empty),
         Some(l) if l.starts_with('#') || l.starts_with("Score:") => parse_framed(&lines, false),
+        Some(_) if lines.iter().any(|l| l.trim_start().starts_with('#')) => {
+            parse_framed(&lines, false)
+        }
         Some(_) => parse_numbers(&lines).map(Timeline::new),
     }
 }
@@ -298,64 +307,108 @@ fn shorten(text: &str) -> String {
     }
 }
 
-/// Reads framed states, the current one first, into a timeline (oldest first).
+/// The score a line gives, if it is a score line: `Score: N` (as this program and most others
+/// write it) or a bare whole number (as some others do).
+fn score_line(line: &str) -> Option<&str> {
+    let line = line.trim();
+    if let Some(rest) = line.strip_prefix("Score:") {
+        return Some(rest.trim());
+    }
+    let digits = line.strip_prefix('-').unwrap_or(line);
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then_some(line)
+}
+
+/// Reads framed states into a timeline, whichever order the file lists them in (see
+/// [`newest_first`]).
 fn parse_framed(lines: &[&str], require_score: bool) -> Result<Timeline, ParseError> {
     let end = lines
         .iter()
-        .rposition(|l| !l.is_empty())
+        .rposition(|l| !l.trim().is_empty())
         .map_or(0, |p| p + 1);
     if end == 0 {
         return fail(1, Problem::Empty);
     }
-    let mut states: Option<Timeline> = None;
+    let mut states: Vec<Snapshot> = Vec::new();
     let mut i = 0;
     while i < end {
-        let score = match lines[i].strip_prefix("Score:") {
-            Some(rest) => {
-                let score = rest
-                    .trim()
+        // Blank lines may stand between states.
+        if lines[i].trim().is_empty() {
+            i += 1;
+            continue;
+        }
+        let score = match score_line(lines[i]) {
+            Some(text) => {
+                let score = text
                     .parse::<i64>()
-                    .or_else(|_| fail(i + 1, Problem::BadScore(shorten(rest.trim()))))?;
+                    .or_else(|_| fail(i + 1, Problem::BadScore(shorten(text))))?;
                 i += 1;
                 score
             }
-            None if require_score || states.is_some() => {
+            None if require_score || !states.is_empty() => {
                 return fail(i + 1, Problem::ExpectedScore(shorten(lines[i])));
             }
             None => 0,
         };
         let (board, next) = parse_framed_board(lines, i, end)?;
-        let state = Snapshot { board, score };
-        match &mut states {
-            None => states = Some(Timeline::new(state)),
-            Some(timeline) => timeline.push(state).or_else(|e| {
-                let problem = Problem::MixedSizes {
-                    expected: e.expected,
-                    found: e.found,
-                };
-                fail(i + 1, problem)
-            })?,
+        if let Some(first) = states.first()
+            && first.board.size() != board.size()
+        {
+            let problem = Problem::MixedSizes {
+                expected: first.board.size(),
+                found: board.size(),
+            };
+            return fail(i + 1, problem);
         }
+        states.push(Snapshot { board, score });
         i = next;
     }
-    Ok(states
-        .expect("the file holds a line that is not blank")
-        .reversed())
+    if newest_first(&states) {
+        states.reverse();
+    }
+    let mut timeline = Timeline::new(states[0]);
+    for state in states.into_iter().skip(1) {
+        timeline
+            .push(state)
+            .expect("every board has the first one's size (checked above)");
+    }
+    Ok(timeline)
 }
 
-/// Reads one framed board whose top frame is `lines[start]`; returns it and the index of the
-/// line after its bottom frame.
+/// Whether states listed in file order run from the newest to the oldest (as power11 wrote them
+/// before version 0.2) rather than from the game's start (as the other Power-11 programs and
+/// power11 now write them).
+///
+/// The file itself tells: every move that spawns a tile adds it to the tile sum, and a merge
+/// score never falls. The tile sums decide if they change at all; otherwise the scores; a file
+/// that cannot tell (no spawns, +1/-1 scoring, equal sums and scores) is read as oldest first.
+pub fn newest_first(states: &[Snapshot]) -> bool {
+    fn direction<T: Ord>(values: impl Iterator<Item = T> + Clone) -> Option<bool> {
+        let pairs = values.clone().zip(values.skip(1));
+        let (mut up, mut down) = (0usize, 0usize);
+        for (a, b) in pairs {
+            match b.cmp(&a) {
+                std::cmp::Ordering::Greater => up += 1,
+                std::cmp::Ordering::Less => down += 1,
+                std::cmp::Ordering::Equal => {}
+            }
+        }
+        (up + down > 0).then_some(down > up)
+    }
+    direction(states.iter().map(|s| s.board.tile_sum()))
+        .or_else(|| direction(states.iter().map(|s| s.score)))
+        .unwrap_or(false)
+}
+
 fn parse_framed_board(
     lines: &[&str],
     start: usize,
     end: usize,
 ) -> Result<(Board, usize), ParseError> {
-    let top = match lines.get(start) {
-        Some(l) if start < end && is_frame(l) => *l,
+    match lines.get(start) {
+        Some(l) if start < end && is_frame(l) => {}
         Some(l) if start < end => return fail(start + 1, Problem::ExpectedTopFrame(shorten(l))),
         _ => return fail(start + 1, Problem::MissingBottomFrame),
-    };
-    let width = top.chars().count();
+    }
     let mut cells: Vec<u8> = Vec::new();
     let mut per_row = 0;
     let mut rows = 0;
@@ -364,17 +417,9 @@ fn parse_framed_board(
         if i >= end {
             return fail(i + 1, Problem::MissingBottomFrame);
         }
-        let line = lines[i];
-        let found = line.chars().count();
-        if found != width {
-            return fail(
-                i + 1,
-                Problem::Ragged {
-                    expected: width,
-                    found,
-                },
-            );
-        }
+        // Frames and rows may have any width: other programs draw frames of their own length
+        // and cells left-aligned or wider than 4. What must agree is the number of cells.
+        let line = lines[i].trim_start();
         if is_frame(line) {
             break;
         }
@@ -385,6 +430,9 @@ fn parse_framed_board(
                 line: i + 1,
                 problem: Problem::RowNotFramed,
             })?;
+        // Some programs draw a `|` just inside each `#`: `#|   2|   4|#`.
+        let inner = inner.strip_prefix('|').unwrap_or(inner);
+        let inner = inner.strip_suffix('|').unwrap_or(inner);
         let row: Vec<u8> = inner
             .split('|')
             .map(parse_cell)
@@ -428,6 +476,9 @@ fn parse_framed_board(
         return fail(i + 1, problem);
     }
     let board = Board::from_exponents(rows, &cells).or_else(|e| fail(i + 1, e.into()))?;
+    if board.max_exponent() == 0 {
+        return fail(i + 1, Problem::NoTile);
+    }
     Ok((board, i + 1))
 }
 
@@ -457,6 +508,11 @@ fn parse_numbers(lines: &[&str]) -> Result<Snapshot, ParseError> {
             .or_else(|_| fail(*line, Problem::NotNumber(shorten(first[0]))))?;
         declared = Some((*line, size));
         token_lines.remove(0);
+    }
+    // n*n numbers one per line (a 3x3 state typed as 9 lines), optionally after a line holding
+    // n: regrouped into n rows of n, each cell keeping its own line for messages.
+    if token_lines.len() > 1 && token_lines.iter().all(|(_, tokens)| tokens.len() == 1) {
+        token_lines = one_per_line(token_lines)?;
     }
     let mut rows: Vec<(usize, Vec<u8>)> = Vec::new();
     for (line, tokens) in token_lines {
@@ -502,7 +558,36 @@ fn parse_numbers(lines: &[&str]) -> Result<Snapshot, ParseError> {
     }
     let cells: Vec<u8> = rows.into_iter().flat_map(|(_, r)| r).collect();
     let board = Board::from_exponents(per_row, &cells).or_else(|e| fail(last_line, e.into()))?;
+    if board.max_exponent() == 0 {
+        return fail(last_line, Problem::NoTile);
+    }
     Ok(Snapshot { board, score: 0 })
+}
+
+/// Regroups lines of one number each into the rows of a square board: n*n of them, or n and
+/// then n*n. Parse errors of a cell still name the cell's own line.
+fn one_per_line(
+    mut token_lines: Vec<(usize, Vec<&str>)>,
+) -> Result<Vec<(usize, Vec<&str>)>, ParseError> {
+    let side = |count: usize| (Size::MIN..=Size::MAX).find(|n| n * n == count);
+    let count = token_lines.len();
+    let n = if let Some(n) = side(count) {
+        n
+    } else {
+        let declared = token_lines[0].1[0].parse::<usize>().ok();
+        let Some(n) = side(count - 1).filter(|&n| declared == Some(n)) else {
+            return fail(token_lines[count - 1].0, Problem::NumberCount(count));
+        };
+        token_lines.remove(0);
+        n
+    };
+    for (line, tokens) in &token_lines {
+        parse_cell(tokens[0]).or_else(|p| fail(*line, p))?;
+    }
+    Ok(token_lines
+        .chunks(n)
+        .map(|row| (row[n - 1].0, row.iter().map(|(_, t)| t[0]).collect()))
+        .collect())
 }
 
 #[cfg(test)]
@@ -555,14 +640,21 @@ Score: 4
             board: example_board(),
             score: 4,
         };
+        let mut start = Board::empty(4).unwrap();
+        start.set(3, 0, 2);
+        start.set(3, 1, 2);
         let b = Snapshot {
-            board: Board::empty(4).unwrap(),
+            board: start,
             score: 0,
         };
         let mut timeline = Timeline::new(b);
         timeline.push(a).unwrap();
         let text = render_save(&timeline);
-        assert!(text.starts_with(EXAMPLE), "the current state comes first");
+        assert!(text.starts_with("Score: 0\n"), "the start comes first");
+        assert!(
+            text.ends_with(EXAMPLE.trim_end()),
+            "the current state last, with no final newline"
+        );
         assert_eq!(parse_save(&text).unwrap(), timeline);
         assert_eq!(parse_save(&text.replace('\n', "\r\n")).unwrap(), timeline);
     }
@@ -573,10 +665,10 @@ Score: 4
 
     #[test]
     fn save_errors_name_line_and_problem() {
-        let ragged = EXAMPLE.replace("#    |    |   2|    #", "#    |    |   2|   #");
+        let five = EXAMPLE.replace("#    |    |   2|    #", "#    |    |   2|    |    #");
         assert_eq!(
-            save_error(&ragged).to_string(),
-            "line 4: ragged row: 20 characters wide, the frame is 21"
+            save_error(&five).to_string(),
+            "line 4: expected 4 cells, found 5"
         );
         let three = EXAMPLE.replace("#    |    |   2|    #", "#    |    |   2     #");
         assert_eq!(
@@ -608,7 +700,7 @@ Score: 4
     #[test]
     fn mixed_sizes_in_a_save_are_refused() {
         let small = Snapshot {
-            board: Board::empty(3).unwrap(),
+            board: Board::from_values(&[vec![2, 0, 0], vec![0; 3], vec![0; 3]]).unwrap(),
             score: 0,
         };
         let big = Snapshot {

@@ -13,7 +13,7 @@ use crate::direction::Direction;
 use crate::grid::{Grid, OnGrid};
 use crate::packed::on_fastest;
 use crate::rules::{Rules, SpawnSite};
-use rand_core::Rng;
+use rand::Rng;
 use rustc_hash::FxHashMap;
 
 /// How hard the search tries.

@@ -15,7 +15,7 @@ use crate::grid::{Grid, OnGrid};
 use crate::named::Named;
 use crate::packed::on_fastest;
 use crate::rules::Rules;
-use rand_core::Rng;
+use rand::Rng;
 
 pub use expectimax::{Advice, Expectimax, SearchConfig};
 pub use random::RandomPlayer;

@@ -5,7 +5,7 @@ use crate::direction::Direction;
 use crate::grid::Grid;
 use crate::random::below;
 use crate::rules::Rules;
-use rand_core::Rng;
+use rand::Rng;
 
 /// Picks each attempted move uniformly from the four directions; a move that changes nothing
 /// is still an attempt (under move scoring it costs a point).

@@ -15,7 +15,7 @@ Welcome to Power-11!
 #[test]
 fn menu_is_shown_first_and_q_quits() {
     let ran = run(&["--seed", "1"], "q\n");
-    assert_eq!(ran.stdout, format!("{MENU}Goodbye!\n"));
+    assert_eq!(ran.stdout, MENU);
     assert_eq!(ran.code, 0);
 }
 
@@ -94,34 +94,65 @@ fn move_that_changes_nothing_is_not_made() {
 }
 
 #[test]
-fn invalid_keys_get_a_message_and_the_screen_again() {
-    let ran = run(&["--seed", "1"], "x\nhello\nh\nz\n\nup\n");
-    assert!(ran.stdout.contains(&format!(
-        "{MENU}Unknown choice 'x': type e, h, r or q.\n{MENU}"
-    )));
-    assert!(
-        ran.stdout
-            .contains("Unknown choice 'hello': type e, h, r or q.\n")
-    );
+fn wrong_keys_at_the_menu_just_repeat_it_and_in_a_game_get_a_message() {
+    // "x" and "wz" are three wrong keys at the menu: the menu three more times, no message.
+    // In the game, "z" is one unknown key, "" is no key at all, "up" is Up then an unknown 'p'.
+    let ran = run(&["--seed", "1"], "x\nwz\nh\nz\n\nup\n");
+    assert!(ran.stdout.starts_with(&MENU.repeat(4)));
+    assert!(!ran.stdout.contains("Unknown choice"));
     assert!(
         ran.stdout
             .contains("Unknown command 'z': type u, d, l, r, s, b, a or q.\nScore: 0\n")
     );
     assert!(
         ran.stdout
-            .contains("Please type a command: u, d, l, r, s, b, a or q.\nScore: 0\n")
+            .contains("Unknown command 'p': type u, d, l, r, s, b, a or q.\nScore: ")
     );
-    assert!(ran.stdout.contains("Unknown command 'up'"));
+    // h, z, u, p: four game screens; the blank line printed nothing.
     assert_eq!(screens(&ran.stdout).len(), 4);
+    assert_eq!(ran.stdout.matches("Unknown command").count(), 2);
+}
+
+#[test]
+fn wrong_key_at_the_menu_prints_the_menu_twice_and_nothing_else() {
+    let ran = run(&["--seed", "1"], "x\nq\n");
+    assert_eq!(ran.stdout, MENU.repeat(2));
+    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
+}
+
+#[test]
+fn keys_on_one_line_play_the_same_game_as_one_key_per_line() {
+    let one_per_line = run(&["--seed", "7"], "h\nl\nu\nq\nq\n");
+    assert_eq!(screens(&one_per_line.stdout).len(), 3);
+    for script in ["h l u\nq\nq\n", "hlu\nq\nq\n", "HLU\r\nq q\n"] {
+        let ran = run(&["--seed", "7"], script);
+        assert_eq!(ran.stdout, one_per_line.stdout, "{script:?}");
+    }
+}
+
+#[test]
+fn arrow_keys_typed_in_line_mode_are_moves_and_control_keys_are_shown_safely() {
+    let arrows = run(&["--seed", "7"], "h\n\x1b[A\n\x1b[D\n\x1b[B\n\x1b[C\n");
+    let letters = run(&["--seed", "7"], "h\nu\nl\nd\nr\n");
+    assert_eq!(arrows.stdout, letters.stdout);
+    let ran = run(&["--seed", "7"], "h\n\x1b\x00\n");
+    assert!(
+        ran.stdout.contains("Unknown command '^['"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout.contains("Unknown command '^@'"),
+        "{}",
+        ran.stdout
+    );
+    assert!(!ran.stdout.contains('\x1b') && !ran.stdout.contains('\x00'));
 }
 
 #[test]
 fn q_in_a_game_goes_back_to_the_menu() {
     let ran = run(&["--seed", "1"], "h\nq\nq\n");
-    assert!(
-        ran.stdout
-            .ends_with(&format!("to the menu\n{MENU}Goodbye!\n"))
-    );
+    assert!(ran.stdout.ends_with(&format!("to the menu\n{MENU}")));
 }
 
 #[test]
@@ -138,7 +169,7 @@ fn win_prints_final_board_and_message_then_menu() {
         ran.stdout
             .contains("YOU WON WITH A SCORE OF 2048\nPress Enter to return to the menu.\n")
     );
-    assert!(ran.stdout.ends_with(&format!("{MENU}Goodbye!\n")));
+    assert!(ran.stdout.ends_with(MENU));
     // The board file skips the menu: the game comes first.
     assert!(ran.stdout.starts_with("Score: 0\n"));
 }
@@ -231,7 +262,7 @@ fn corrupt_save_files_are_reported_and_left_untouched() {
     let cases = [
         (
             "bad_ragged.saved",
-            "power11.saved:5: ragged row: 20 characters wide, the frame is 21",
+            "power11.saved:5: expected 4 cells, found 5",
         ),
         (
             "bad_tile.saved",
@@ -271,7 +302,7 @@ fn missing_save_file_gives_a_message_and_the_menu() {
     let ran = run(&[], "r\nq\n");
     assert_eq!(
         ran.stdout,
-        format!("{MENU}No saved game to resume: power11.saved does not exist.\n{MENU}Goodbye!\n")
+        format!("{MENU}No saved game to resume: power11.saved does not exist.\n{MENU}")
     );
 }
 
@@ -296,7 +327,7 @@ fn board_file_b1_starts_the_first_game() {
     assert_eq!(board.values()[0], vec![2, 4, 8, 16]);
     assert_eq!(board.values()[3], vec![0, 0, 0, 2]);
     assert!(ran.stdout.starts_with("Score: 0\n#####"));
-    assert!(ran.stdout.ends_with(&format!("{MENU}Goodbye!\n")));
+    assert!(ran.stdout.ends_with(MENU));
 }
 
 #[test]
@@ -377,16 +408,16 @@ fn closed_stdout_ends_quietly() {
 #[test]
 fn odd_input_never_panics() {
     let mut input: Vec<u8> = b"h\r\n\xff\xfe\x00\n".to_vec();
+    // A line far longer than the line cap (64 KiB): its first 64 KiB are keys, the rest is
+    // dropped, and the next line is read as usual.
     input.extend(std::iter::repeat_n(b'x', 1 << 20));
     input.extend(b"\n\r\n\t\nl\r\nq\r\nq\r\n");
     let ran = Run::new().run(&["--seed", "1"], input);
     assert_eq!(ran.code, 0);
-    assert!(ran.stdout.contains("Unknown command '\u{fffd}\u{fffd}"));
-    assert!(
-        ran.stdout
-            .contains("Unknown command 'xxxxxxxxxxxxxxxxxxxx...'")
-    );
-    assert!(ran.stdout.ends_with("Goodbye!\n"));
+    assert!(ran.stdout.contains("Unknown command '\u{fffd}'"));
+    assert!(ran.stdout.contains("Unknown command '^@'"));
+    assert_eq!(ran.stdout.matches("Unknown command 'x'").count(), 64 * 1024);
+    assert!(ran.stdout.ends_with(MENU));
     assert_eq!(ran.stderr, "");
 }
 

@@ -3,6 +3,7 @@
 mod boundaries;
 mod cli;
 mod common;
+mod compat;
 mod golden;
 mod library;
 mod players;
