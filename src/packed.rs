@@ -187,9 +187,12 @@ where
         TABLES[N].get_or_init(|| MoveTables::build(N))
     }
 
-    /// The packed form of `board`, if it is N x N and every tile is at most 2^15.
+    /// The packed form of `board`, if it is N x N and every tile is below 2^15.
+    ///
+    /// A 32768 fits a cell but two of them cannot merge here, so a board that holds one is
+    /// refused: a search on it must see that merge, and the plain board does.
     pub fn from_board(board: &Board) -> Option<PackedBoard<N>> {
-        if board.size() != N || board.max_exponent() > MAX_PACKED_EXPONENT {
+        if board.size() != N || board.max_exponent() >= MAX_PACKED_EXPONENT {
             return None;
         }
         let bits = board
@@ -391,13 +394,13 @@ mod tests {
             }
         }
         for &n in PACKED_SIZES {
-            let mut cells: Vec<u8> = (0..n * n).map(|i| (i % 16) as u8).collect();
-            cells[n * n - 1] = MAX_PACKED_EXPONENT;
+            let mut cells: Vec<u8> = (0..n * n).map(|i| (i % 15) as u8).collect();
+            cells[n * n - 1] = MAX_PACKED_EXPONENT - 1;
             let board = Board::from_exponents(n, &cells).unwrap();
             let (back, empty, max, packed) = on_fastest(&board, Check);
             assert_eq!(back, board, "{n}");
             assert_eq!(empty, cells.iter().filter(|&&e| e == 0).count(), "{n}");
-            assert_eq!((max, packed), (15, true), "{n}");
+            assert_eq!((max, packed), (14, true), "{n}");
         }
     }
 
@@ -408,6 +411,11 @@ mod tests {
         let mut big = Board::empty(4).unwrap();
         big.set(0, 0, 16);
         assert!(Board4::from_board(&big).is_none());
+        // A 32768 fits a cell, but two would not merge: the plain board takes it.
+        big.set(0, 0, MAX_PACKED_EXPONENT);
+        assert!(Board4::from_board(&big).is_none());
+        big.set(0, 0, MAX_PACKED_EXPONENT - 1);
+        assert!(Board4::from_board(&big).is_some());
     }
 
     #[test]

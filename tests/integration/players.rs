@@ -321,3 +321,51 @@ fn bench_text_summary() {
     let ran = run(&["bench", "--games", "10"], "");
     assert_eq!(ran.code, 2, "--player is required");
 }
+
+/// Regression (reliability issue, item 8): packed boards hold 32768 but cannot merge two of them,
+/// so the search was blind to that merge on 3x3, 4x4 and 5x5 and advised Down.
+#[test]
+fn search_sees_the_merge_of_two_32768s_on_every_size() {
+    for n in [3usize, 4, 5, 6] {
+        let run = crate::common::Run::new();
+        let mut rows = vec![vec!["0"; n]; n];
+        rows[0][0] = "32768";
+        rows[0][1] = "32768";
+        let text: String = rows.iter().map(|r| r.join(" ") + "\n").collect();
+        std::fs::write(run.path("b.txt"), text).unwrap();
+        let ran = run.run(
+            &["--board", "b.txt", "--goal", "65536", "--seed", "1"],
+            "a\n",
+        );
+        assert!(
+            ran.stdout.contains(": it makes 65536 now."),
+            "{n}x{n}: {}",
+            ran.stdout
+        );
+        let ran = run.run(
+            &[
+                "--board",
+                "b.txt",
+                "--goal",
+                "65536",
+                "--seed",
+                "1",
+                "--autoplay",
+                "expectimax",
+            ],
+            "",
+        );
+        assert!(
+            ran.stdout.starts_with(&format!(
+                "{}Move: Left\n",
+                ran.stdout
+                    .lines()
+                    .take(n + 3)
+                    .map(|l| format!("{l}\n"))
+                    .collect::<String>()
+            )),
+            "{n}x{n}: {}",
+            &ran.stdout[..ran.stdout.len().min(600)]
+        );
+    }
+}
