@@ -26,7 +26,13 @@ use std::time::Duration;
 /// Power-11: slide tiles on a 4x4 or 5x5 board, merge equal ones, reach 2048.
 /// Also plays the rest of the 2048 family, and lets the computer play.
 #[derive(Parser, Debug)]
-#[command(name = "power11", bin_name = "power11", version, after_help = AFTER_HELP)]
+#[command(
+    name = "power11",
+    bin_name = "power11",
+    version,
+    after_help = AFTER_HELP,
+    args_conflicts_with_subcommands = true
+)]
 pub(crate) struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -200,7 +206,10 @@ struct UsageError(String);
 
 /// Parses the arguments, runs, and turns the outcome into an exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(&e),
+    };
     match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
@@ -214,6 +223,32 @@ pub fn main() -> ExitCode {
             ExitCode::from(code)
         }
     }
+}
+
+/// Prints what clap has to say (help, version, or a usage error) and the exit code that goes
+/// with it. Unlike clap's own `exit`, a help text that cannot be written (`--help > /dev/full`)
+/// is an error, as every other output of the program is.
+fn clap_exit(error: &clap::Error) -> ExitCode {
+    let mut text = error.render().to_string();
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    if !error.use_stderr() {
+        let mut out = io::stdout().lock();
+        return match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Err(e) => {
+                let _ = writeln!(
+                    io::stderr(),
+                    "power11: cannot write to standard output: {e}"
+                );
+                ExitCode::from(1)
+            }
+        };
+    }
+    let _ = error.print();
+    ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
 }
 
 fn is_broken_pipe(error: &anyhow::Error) -> bool {

@@ -443,7 +443,10 @@ fn save_that_cannot_be_written_is_reported_and_the_game_goes_on() {
 fn help_and_version() {
     let ran = run(&["--help"], "");
     assert_eq!(ran.code, 0);
-    assert!(ran.stdout.contains("Usage: power11 [OPTIONS] [COMMAND]"));
+    assert!(
+        ran.stdout
+            .contains("Usage: power11 [OPTIONS]\n       power11 <COMMAND>\n")
+    );
     for flag in [
         "--seed",
         "--board",
@@ -482,5 +485,52 @@ fn bad_arguments_exit_2_with_usage() {
             ran.stderr
         );
         assert!(ran.stderr.contains("--help"), "{args:?}: {}", ran.stderr);
+    }
+}
+
+/// Regression (reliability issue, item 9): flags before `bench` were silently ignored.
+#[test]
+fn flags_before_bench_are_refused_not_ignored() {
+    let ran = run(
+        &[
+            "--seed",
+            "5",
+            "--variant",
+            "mini",
+            "bench",
+            "--player",
+            "random",
+            "--games",
+            "10",
+        ],
+        "",
+    );
+    assert_eq!((ran.code, ran.stdout.as_str()), (2, ""));
+    assert!(
+        ran.stderr.starts_with(
+            "error: the subcommand 'bench' cannot be used with:\n  --seed <N>\n  --variant <NAME>\n"
+        ),
+        "{}",
+        ran.stderr
+    );
+}
+
+/// Regression (reliability issue, item 10): `--help > /dev/full` exited 0.
+#[cfg(unix)]
+#[test]
+fn help_that_cannot_be_written_is_an_error() {
+    let bin = assert_cmd::cargo::cargo_bin("power11");
+    for flag in ["--help", "--version"] {
+        let out = std::process::Command::new(&bin)
+            .arg(flag)
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{flag}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.starts_with("power11: cannot write to standard output: "),
+            "{stderr}"
+        );
     }
 }
