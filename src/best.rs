@@ -1,19 +1,28 @@
 //! Best scores per variant and board size, kept across runs in the user's data directory.
 //!
-//! The file (`best-scores.txt`) holds one line per variant and size: `classic 4 20480`. A damaged
-//! file is reported once and replaced on the next write; it never stops a game.
+//! The file (`best-scores.txt`) holds one line per variant and size: `classic 4 20480`. A best
+//! score never goes down, whatever other sessions do at the same time: a save takes a lock
+//! (`.best-scores.lock` beside the file), reads the file again, keeps the higher of each score,
+//! and replaces the file atomically. A line that cannot be read is reported and skipped (the
+//! good lines are kept); a file that cannot be read at all is never written.
 
 use crate::named::Named;
 use crate::rules::Variant;
 use crate::save::{FileError, write_atomic};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::fs::{File, OpenOptions};
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// The file name inside the data directory.
 pub const BEST_FILE: &str = "best-scores.txt";
+/// The lock file saves take, beside [`BEST_FILE`].
+const LOCK_FILE: &str = ".best-scores.lock";
 /// The environment variable that overrides the data directory.
 pub const DATA_DIR_VAR: &str = "POWER11_DATA_DIR";
+/// The largest best-score file read (a real one is a few hundred bytes).
+const MAX_BEST_FILE: u64 = 1 << 20;
 
 /// The data directory: `$POWER11_DATA_DIR`, else the platform's convention
 /// (`~/.local/share/power11` on Linux), if one can be found.
@@ -24,11 +33,15 @@ pub fn data_dir() -> Option<PathBuf> {
     }
 }
 
+type Table = BTreeMap<(String, usize), i64>;
+
 /// Best scores, loaded from and saved to one file (or kept in memory only, without a file).
 #[derive(Debug, Default)]
 pub struct BestScores {
+    /// The file, or `None` for a table kept in memory, or for a file that could not be read
+    /// (which is then never written).
     path: Option<PathBuf>,
-    scores: BTreeMap<(String, usize), i64>,
+    scores: Table,
 }
 
 impl BestScores {
@@ -37,30 +50,34 @@ impl BestScores {
         BestScores::default()
     }
 
-    /// Loads the scores from `dir/best-scores.txt`. A missing file is an empty table; a damaged
-    /// one gives an empty table and a warning to show (the file is replaced on the next save).
-    pub fn load(dir: &Path) -> (BestScores, Option<String>) {
+    /// Loads the scores from `dir/best-scores.txt`, with a warning to show for each line that
+    /// was skipped, or for a file that could not be read at all (then the table is kept in
+    /// memory and the file is never written). A missing file is an empty table.
+    pub fn load(dir: &Path) -> (BestScores, Vec<String>) {
         let path = dir.join(BEST_FILE);
-        let mut best = BestScores {
-            path: Some(path.clone()),
-            scores: BTreeMap::new(),
-        };
-        let text = match std::fs::read(&path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (best, None),
-            Err(e) => return (best, Some(format!("cannot read {}: {e}", path.display()))),
-        };
-        match parse(&text) {
-            Ok(scores) => {
-                best.scores = scores;
-                (best, None)
+        match read_table(&path) {
+            Ok((scores, skipped)) => {
+                let warnings = skipped
+                    .into_iter()
+                    .map(|(line, text)| {
+                        format!(
+                            "{}:{line}: expected 'VARIANT SIZE SCORE', found '{text}'; the line is skipped",
+                            path.display()
+                        )
+                    })
+                    .collect();
+                let best = BestScores {
+                    path: Some(path),
+                    scores,
+                };
+                (best, warnings)
             }
-            Err((line, problem)) => {
+            Err(e) => {
                 let warning = format!(
-                    "{}:{line}: {problem}; the best scores start again from 0",
+                    "cannot read {}: {e}; best scores are not saved in this session",
                     path.display()
                 );
-                (best, Some(warning))
+                (BestScores::in_memory(), vec![warning])
             }
         }
     }
@@ -86,49 +103,95 @@ impl BestScores {
         }
     }
 
-    /// Writes the table to its file atomically, creating the directory if needed.
-    pub fn save(&self) -> Result<(), FileError> {
-        let Some(path) = &self.path else {
+    /// Merges the table into its file: under the lock, the file is read again, each score is
+    /// the higher of the two, and the file is replaced atomically. A file that cannot be read
+    /// is not written.
+    pub fn save(&mut self) -> Result<(), FileError> {
+        let Some(path) = self.path.clone() else {
             return Ok(());
         };
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|source| FileError::Io {
-                path: dir.to_path_buf(),
-                source,
-            })?;
+        let dir = path.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(dir).map_err(|source| FileError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let lock_path = dir.join(LOCK_FILE);
+        let io_error = |source| FileError::Io {
+            path: path.clone(),
+            source,
+        };
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(io_error)?;
+        lock.lock().map_err(io_error)?;
+        let (on_disk, _) = read_table(&path).map_err(io_error)?;
+        for (key, score) in on_disk {
+            let ours = self.scores.entry(key).or_insert(score);
+            *ours = (*ours).max(score);
         }
         let mut text = String::new();
         for ((variant, size), score) in &self.scores {
             let _ = writeln!(text, "{variant} {size} {score}");
         }
-        write_atomic(path, text.as_bytes())
+        let written = write_atomic(&path, text.as_bytes());
+        drop(lock);
+        written
     }
 }
 
-type Table = BTreeMap<(String, usize), i64>;
-
-fn parse(bytes: &[u8]) -> Result<Table, (usize, String)> {
-    let text = std::str::from_utf8(bytes).map_err(|_| (1, "not text".to_string()))?;
-    let mut scores = BTreeMap::new();
+/// The table in `path` (empty if there is no file) and the lines that were skipped, with
+/// their numbers. Fails only if the file cannot be read at all.
+fn read_table(path: &Path) -> io::Result<(Table, Vec<(usize, String)>)> {
+    let bytes = match read_small(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((Table::new(), Vec::new())),
+        Err(e) => return Err(e),
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let mut scores = Table::new();
+    let mut skipped = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let fields: Vec<&str> = line.split_whitespace().collect();
-        if fields.is_empty() {
-            continue;
+        let parsed = match fields.as_slice() {
+            [] => continue,
+            [variant, size, score] => size
+                .parse::<usize>()
+                .ok()
+                .zip(score.parse::<i64>().ok())
+                .map(|(size, score)| ((variant.to_string(), size), score)),
+            _ => None,
+        };
+        match parsed {
+            Some((key, score)) => {
+                let best = scores.entry(key).or_insert(score);
+                *best = (*best).max(score);
+            }
+            None => skipped.push((i + 1, line.trim().chars().take(60).collect())),
         }
-        let bad = || {
-            (
-                i + 1,
-                format!("expected 'VARIANT SIZE SCORE', found '{}'", line.trim()),
-            )
-        };
-        let [variant, size, score] = fields.as_slice() else {
-            return Err(bad());
-        };
-        let size: usize = size.parse().map_err(|_| bad())?;
-        let score: i64 = score.parse().map_err(|_| bad())?;
-        scores.insert((variant.to_string(), size), score);
     }
-    Ok(scores)
+    Ok((scores, skipped))
+}
+
+/// The bytes of a regular file of at most [`MAX_BEST_FILE`] bytes.
+fn read_small(path: &Path) -> io::Result<Vec<u8>> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(io::Error::other("not a regular file"));
+    }
+    if meta.len() > MAX_BEST_FILE {
+        return Err(io::Error::other(
+            "larger than a best-score file can be (1 MiB)",
+        ));
+    }
+    let mut bytes = Vec::new();
+    io::Read::read_to_end(
+        &mut io::Read::take(File::open(path)?, MAX_BEST_FILE),
+        &mut bytes,
+    )?;
+    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -138,8 +201,8 @@ mod tests {
     #[test]
     fn scores_survive_a_save_and_load() {
         let dir = tempfile::tempdir().unwrap();
-        let (mut best, warning) = BestScores::load(dir.path());
-        assert!(warning.is_none());
+        let (mut best, warnings) = BestScores::load(dir.path());
+        assert!(warnings.is_empty());
         assert!(best.record(Variant::Classic, 4, 100));
         assert!(!best.record(Variant::Classic, 4, 50));
         best.save().unwrap();
@@ -148,19 +211,39 @@ mod tests {
         assert_eq!(loaded.get(Variant::Classic, 5), None);
     }
 
+    /// Regression (reliability issue, item 1): a session that started before another one won
+    /// wrote its own, older table back, and the best score went down.
     #[test]
-    fn damaged_file_is_reported_and_replaced() {
+    fn concurrent_sessions_never_lower_a_best_score() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join(BEST_FILE), "classic four 12\n").unwrap();
-        let (mut best, warning) = BestScores::load(dir.path());
+        let (mut early, _) = BestScores::load(dir.path());
+        let (mut winner, _) = BestScores::load(dir.path());
+        winner.record(Variant::Classic, 4, 2048);
+        winner.save().unwrap();
+        early.record(Variant::Classic, 4, 4);
+        early.record(Variant::Mini, 3, 64);
+        early.save().unwrap();
+        let text = std::fs::read_to_string(dir.path().join(BEST_FILE)).unwrap();
+        assert_eq!(text, "classic 4 2048\nmini 3 64\n");
+    }
+
+    /// Regression (reliability issue, item 2): one bad line cost every good one.
+    #[test]
+    fn a_bad_line_is_reported_and_skipped_and_the_good_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(BEST_FILE), "mini 3 100\nclassic four 12\n").unwrap();
+        let (mut best, warnings) = BestScores::load(dir.path());
+        assert_eq!(warnings.len(), 1);
         assert!(
-            warning
-                .unwrap()
-                .contains("best-scores.txt:1: expected 'VARIANT SIZE SCORE'")
+            warnings[0].ends_with(
+                "best-scores.txt:2: expected 'VARIANT SIZE SCORE', found 'classic four 12'; the line is skipped"
+            ),
+            "{warnings:?}"
         );
-        best.record(Variant::Mini, 3, 7);
+        assert_eq!(best.get(Variant::Mini, 3), Some(100));
+        best.record(Variant::Classic, 4, 7);
         best.save().unwrap();
         let text = std::fs::read_to_string(dir.path().join(BEST_FILE)).unwrap();
-        assert_eq!(text, "mini 3 7\n");
+        assert_eq!(text, "classic 4 7\nmini 3 100\n");
     }
 }

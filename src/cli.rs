@@ -310,9 +310,9 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
     if rules.tracks_best()
         && let Some(dir) = data_dir()
     {
-        let (loaded, warning) = BestScores::load(&dir);
+        let (loaded, warnings) = BestScores::load(&dir);
         best = loaded;
-        if let Some(warning) = warning {
+        for warning in warnings {
             writeln!(out, "Note: {warning}")?;
         }
     }
