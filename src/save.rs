@@ -1,16 +1,25 @@
 //! Files of game states: the save file (`power11.saved`) and board files (`--board`).
 //!
 //! Writes are atomic (temporary file in the same directory, synced, renamed over the target), so a
-//! crash or a full disk leaves the previous save intact. Reads never modify the file.
+//! crash or a full disk leaves the previous save intact. A symlinked save is written through to
+//! its target, and the target keeps its mode. A temporary file is locked while it is written, so
+//! the next save can tell one left by a killed process from one in use and removes it: after any
+//! number of kills at most one remains. Reads never modify the file and are bounded: only
+//! regular files of at most [`MAX_FILE_BYTES`] are read.
 
 use crate::game::Timeline;
 use crate::text::{ParseError, Problem, parse_board_file, parse_save, render_save};
-use std::io::{self, Write};
+use std::fs::File;
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 /// The save file's name, in the current directory.
 pub const SAVE_FILE: &str = "power11.saved";
+
+/// The largest save or board file read: 256 MiB, well above any real game (a history of a
+/// million moves on 4x4 is about 150 MB).
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
 
 /// Why a file of game states could not be read or written. Every message starts with the path.
 #[derive(Debug, Error)]
@@ -28,6 +37,20 @@ pub enum FileError {
         path: PathBuf,
         /// The operating system's error.
         source: io::Error,
+    },
+    /// The path is not a regular file (a directory, a device, a FIFO...).
+    #[error("{}: not a regular file", .path.display())]
+    NotRegular {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file is larger than any save can be.
+    #[error("{}: {bytes} bytes, larger than any save can be (256 MiB)", .path.display())]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size.
+        bytes: u64,
     },
     /// The file is not UTF-8 text.
     #[error("{}:{line}: not text (invalid UTF-8)", .path.display())]
@@ -50,7 +73,7 @@ pub enum FileError {
 }
 
 fn read_text(path: &Path) -> Result<String, FileError> {
-    let bytes = std::fs::read(path).map_err(|source| match source.kind() {
+    let io_error = |source: io::Error| match source.kind() {
         io::ErrorKind::NotFound => FileError::Missing {
             path: path.to_path_buf(),
         },
@@ -58,7 +81,28 @@ fn read_text(path: &Path) -> Result<String, FileError> {
             path: path.to_path_buf(),
             source,
         },
-    })?;
+    };
+    // Look before opening: opening a FIFO would block, and a device has no end.
+    let meta = std::fs::metadata(path).map_err(io_error)?;
+    if !meta.is_file() {
+        return Err(FileError::NotRegular {
+            path: path.to_path_buf(),
+        });
+    }
+    let too_large = |bytes| FileError::TooLarge {
+        path: path.to_path_buf(),
+        bytes,
+    };
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(too_large(meta.len()));
+    }
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|file| file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(io_error)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
     String::from_utf8(bytes).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
         let line = 1 + e.as_bytes()[..valid]
@@ -97,24 +141,83 @@ pub fn write_save(path: &Path, timeline: &Timeline) -> Result<(), FileError> {
 
 /// Replaces `path` with `contents` atomically: a temporary file in the same directory is
 /// written, synced and renamed over it, so `path` always holds either the old or the new text.
+///
+/// A symlink at `path` is followed: its target is replaced, in the target's directory, and the
+/// link stays. An existing file keeps its mode. Errors name `path`, never the temporary file.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), FileError> {
     let io_error = |source| FileError::Io {
         path: path.to_path_buf(),
         source,
     };
-    let dir = match path.parent() {
+    let target = resolve_links(path).map_err(io_error)?;
+    let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
+    let name = target
+        .file_name()
+        .map_or_else(|| "save".into(), |n| n.to_string_lossy().into_owned());
+    let prefix = format!(".{name}.");
+    remove_abandoned(dir, &prefix);
     let mut file = tempfile::Builder::new()
-        .prefix(".power11-")
+        .prefix(&prefix)
+        .suffix(".tmp")
         .tempfile_in(dir)
         .map_err(io_error)?;
+    // Held until the rename: a file with this prefix that can be locked was left by a process
+    // that died while saving.
+    file.as_file().lock().map_err(io_error)?;
+    if let Ok(meta) = std::fs::metadata(&target) {
+        file.as_file()
+            .set_permissions(meta.permissions())
+            .map_err(io_error)?;
+    }
     file.write_all(contents)
         .and_then(|()| file.as_file().sync_all())
         .map_err(io_error)?;
-    file.persist(path).map_err(|e| io_error(e.error))?;
+    file.persist(&target).map_err(|e| io_error(e.error))?;
     Ok(())
+}
+
+/// `path` with its symlinks followed (at most 40, as the kernel does), so that a save replaces
+/// the file the link points to instead of the link.
+fn resolve_links(path: &Path) -> io::Result<PathBuf> {
+    let mut current = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = std::fs::read_link(&current)?;
+                current = match current.parent() {
+                    Some(parent) if link.is_relative() => parent.join(link),
+                    _ => link,
+                };
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
+}
+
+/// Removes the temporary files (`{prefix}*.tmp` in `dir`) that earlier saves abandoned when
+/// their process was killed: those nobody holds a lock on. Best effort: a file in use, or one
+/// that cannot be removed, is left.
+fn remove_abandoned(dir: &Path, prefix: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if !(name.starts_with(prefix) && name.ends_with(".tmp")) {
+            continue;
+        }
+        let path = entry.path();
+        if let Ok(file) = File::open(&path)
+            && file.try_lock().is_ok()
+        {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -8,5 +8,6 @@ mod golden;
 mod library;
 mod players;
 mod properties;
+mod reliability;
 mod session;
 mod variants;

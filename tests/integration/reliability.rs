@@ -1,0 +1,130 @@
+//! Reliability under hostile conditions (issue: nothing lost, nothing littered, nothing
+//! unbounded), through the real binary. Unix only: links, modes, FIFOs and signals.
+#![cfg(unix)]
+
+use crate::common::{MENU, Run};
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::os::unix::fs::{PermissionsExt, symlink};
+use std::time::Duration;
+
+fn power11(run: &Run, args: &[&str], stdin: &str) -> Command {
+    let mut command = Command::cargo_bin("power11").unwrap();
+    command
+        .args(args)
+        .current_dir(run.dir.path())
+        .env("POWER11_DATA_DIR", run.path("data"))
+        .write_stdin(stdin.to_string())
+        .timeout(Duration::from_secs(20));
+    command
+}
+
+/// Every file in `dir` but the save and the data directory: what a save left behind.
+fn temporary_files(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| {
+            !matches!(
+                name.as_str(),
+                "power11.saved" | "data" | "real" | "game.saved"
+            )
+        })
+        .collect()
+}
+
+/// Regression (item 4): a symlinked save was replaced by a regular file, its mode reset to 0600.
+#[test]
+fn saving_writes_through_a_link_and_keeps_the_mode() {
+    let run = Run::new();
+    std::fs::create_dir(run.path("real")).unwrap();
+    let target = run.path("real/game.saved");
+    std::fs::write(&target, "old").unwrap();
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o644)).unwrap();
+    symlink("real/game.saved", run.path("power11.saved")).unwrap();
+    power11(&run, &["--seed", "1"], "h\nl\ns\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Game saved to power11.saved."));
+    let link = std::fs::symlink_metadata(run.path("power11.saved")).unwrap();
+    assert!(link.file_type().is_symlink(), "the link is still a link");
+    let text = std::fs::read_to_string(&target).unwrap();
+    assert!(text.starts_with("Score: 0\n"), "{text}");
+    let mode = std::fs::metadata(&target).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o644);
+    assert!(temporary_files(&run.path("real")).is_empty());
+    assert!(temporary_files(run.dir.path()).is_empty());
+}
+
+/// Regression (item 5): reads were unbounded: a save linked to /dev/zero grew memory past
+/// 3 GB, a FIFO blocked `r` forever, a 1 GB sparse board file took seconds to refuse.
+#[test]
+fn unbounded_files_are_refused_at_once() {
+    let run = Run::new();
+    symlink("/dev/zero", run.path("power11.saved")).unwrap();
+    power11(&run, &[], "r\n").assert().success().stdout(format!(
+        "{MENU}Cannot resume: power11.saved: not a regular file\n{MENU}"
+    ));
+    let run = Run::new();
+    let status = std::process::Command::new("mkfifo")
+        .arg(run.path("power11.saved"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    power11(&run, &[], "r\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Cannot resume: power11.saved: not a regular file\n",
+        ));
+    let run = Run::new();
+    let big = std::fs::File::create(run.path("big.txt")).unwrap();
+    big.set_len(1 << 30).unwrap();
+    power11(&run, &["--board", "big.txt"], "")
+        .assert()
+        .code(2)
+        .stderr("power11: big.txt: 1073741824 bytes, larger than any save can be (256 MiB)\n");
+}
+
+/// Regression (item 3): 300 kill -9 during saves left 155 temporary files. After any number
+/// of kills at most one may remain, the next save removes it, and the save always resumes.
+#[test]
+fn kill_9_during_saves_leaves_a_save_that_resumes_and_at_most_one_temporary_file() {
+    let run = Run::new();
+    let bin = assert_cmd::cargo::cargo_bin("power11");
+    // A long game saved after every move: each save rewrites the whole history.
+    let script = format!("h\n{}", "l\ns\nu\ns\nr\ns\nd\ns\n".repeat(400));
+    let resume = format!("r\n{}", "l\ns\nu\ns\nr\ns\nd\ns\n".repeat(400));
+    for kill in 0..200u64 {
+        let input = if run.path("power11.saved").exists() {
+            &resume
+        } else {
+            &script
+        };
+        let mut child = std::process::Command::new(&bin)
+            .args(["--seed", &kill.to_string()])
+            .current_dir(run.dir.path())
+            .env("POWER11_DATA_DIR", run.path("data"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().unwrap();
+            let _ = stdin.write_all(input.as_bytes());
+        }
+        std::thread::sleep(Duration::from_millis(2 + (kill * 7) % 23));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let leftovers = temporary_files(run.dir.path());
+        assert!(leftovers.len() <= 1, "after kill {kill}: {leftovers:?}");
+        if let Ok(text) = std::fs::read_to_string(run.path("power11.saved")) {
+            power11::text::parse_save(&text)
+                .unwrap_or_else(|e| panic!("after kill {kill} the save does not resume: {e}"));
+        }
+    }
+    // The next save removes what the last kill left.
+    power11(&run, &[], "r\ns\n").assert().success();
+    assert!(temporary_files(run.dir.path()).is_empty());
+}
