@@ -107,6 +107,82 @@ fn play_one(config: &BenchConfig, index: u64) -> (GameRecord, Duration) {
     (record, started.elapsed())
 }
 
+/// The statistics of the games played so far, merged as games finish: its size does not grow
+/// with the number of games (only with the number of distinct scores and largest tiles).
+#[derive(Clone, Debug, Default)]
+struct Tally {
+    games: u64,
+    wins: u64,
+    score_sum: i128,
+    /// How many games ended with each score (for the median).
+    scores: BTreeMap<i64, u64>,
+    max_tile_counts: BTreeMap<u64, u64>,
+    /// The indices of the first games not won, at most [`UNWON_SEEDS_SHOWN`].
+    unwon: Vec<u64>,
+    moves: u64,
+    attempts: u64,
+    cut_off: u64,
+    thread_seconds: f64,
+}
+
+impl Tally {
+    fn add(mut self, index: u64, record: &GameRecord, time: Duration) -> Tally {
+        self.games += 1;
+        self.wins += u64::from(record.won);
+        self.score_sum += i128::from(record.score);
+        *self.scores.entry(record.score).or_insert(0) += 1;
+        *self
+            .max_tile_counts
+            .entry(tile_points(record.max_exponent))
+            .or_insert(0) += 1;
+        if !record.won {
+            self.unwon.push(index);
+            self.keep_first_unwon();
+        }
+        self.moves += record.moves;
+        self.attempts += record.attempts;
+        self.cut_off += u64::from(record.cut_off);
+        self.thread_seconds += time.as_secs_f64();
+        self
+    }
+
+    fn merge(mut self, other: Tally) -> Tally {
+        self.games += other.games;
+        self.wins += other.wins;
+        self.score_sum += other.score_sum;
+        for (score, k) in other.scores {
+            *self.scores.entry(score).or_insert(0) += k;
+        }
+        for (tile, k) in other.max_tile_counts {
+            *self.max_tile_counts.entry(tile).or_insert(0) += k;
+        }
+        self.unwon.extend(other.unwon);
+        self.keep_first_unwon();
+        self.moves += other.moves;
+        self.attempts += other.attempts;
+        self.cut_off += other.cut_off;
+        self.thread_seconds += other.thread_seconds;
+        self
+    }
+
+    fn keep_first_unwon(&mut self) {
+        self.unwon.sort_unstable();
+        self.unwon.truncate(UNWON_SEEDS_SHOWN);
+    }
+
+    /// The `k`-th smallest score (0-based), from the counts.
+    fn nth_score(&self, k: u64) -> i64 {
+        let mut seen = 0;
+        for (&score, &count) in &self.scores {
+            seen += count;
+            if seen > k {
+                return score;
+            }
+        }
+        0
+    }
+}
+
 /// Plays the games on `config.jobs` threads, calling `progress` after each game.
 pub fn run(
     config: &BenchConfig,
@@ -117,38 +193,30 @@ pub fn run(
         .num_threads(config.jobs)
         .build()?;
     let started = Instant::now();
-    let results: Vec<(GameRecord, Duration)> = pool.install(|| {
+    let tally = pool.install(|| {
         (0..config.games)
             .into_par_iter()
-            .map(|i| {
-                let result = play_one(config, i);
+            .fold(Tally::default, |tally, i| {
+                let (record, time) = play_one(config, i);
                 progress();
-                result
+                tally.add(i, &record, time)
             })
-            .collect()
+            .reduce(Tally::default, Tally::merge)
     });
-    Ok(summarise(config, &results, started.elapsed()))
+    Ok(summarise(config, &tally, started.elapsed()))
 }
 
-fn summarise(
-    config: &BenchConfig,
-    results: &[(GameRecord, Duration)],
-    wall: Duration,
-) -> BenchReport {
-    let games = results.len() as u64;
-    let mut scores: Vec<i64> = results.iter().map(|(r, _)| r.score).collect();
-    scores.sort_unstable();
-    let median_score = match scores.len() {
+fn summarise(config: &BenchConfig, tally: &Tally, wall: Duration) -> BenchReport {
+    let games = tally.games;
+    let median_score = match games {
         0 => 0.0,
-        n if n % 2 == 1 => scores[n / 2] as f64,
-        n => f64::midpoint(scores[n / 2 - 1] as f64, scores[n / 2] as f64),
+        n if n % 2 == 1 => tally.nth_score(n / 2) as f64,
+        n => f64::midpoint(
+            tally.nth_score(n / 2 - 1) as f64,
+            tally.nth_score(n / 2) as f64,
+        ),
     };
-    let mut max_tile_counts = BTreeMap::new();
-    for (r, _) in results {
-        *max_tile_counts
-            .entry(tile_points(r.max_exponent))
-            .or_insert(0) += 1;
-    }
+    let max_tile_counts = tally.max_tile_counts.clone();
     let mut reached_counts = BTreeMap::new();
     if let (Some((&low, _)), Some((&high, _))) = (
         max_tile_counts.first_key_value(),
@@ -162,36 +230,32 @@ fn summarise(
         }
     }
     let unwon_seeds = if config.rules.goal().is_some() {
-        (0u64..)
-            .zip(results)
-            .filter(|(_, (r, _))| !r.won)
-            .map(|(index, _)| game_seed(config.seed, index))
-            .take(UNWON_SEEDS_SHOWN)
+        tally
+            .unwon
+            .iter()
+            .map(|&index| game_seed(config.seed, index))
             .collect()
     } else {
         Vec::new()
     };
-    let wins = results.iter().filter(|(r, _)| r.won).count() as u64;
-    let moves: u64 = results.iter().map(|(r, _)| r.moves).sum();
-    let thread_time: f64 = results.iter().map(|(_, d)| d.as_secs_f64()).sum();
     let seconds = wall.as_secs_f64();
     let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
     BenchReport {
         games,
         goal: config.rules.goal().map(tile_points),
-        wins,
-        win_rate: ratio(wins as f64, games as f64),
-        mean_score: ratio(scores.iter().map(|&s| s as f64).sum(), games as f64),
+        wins: tally.wins,
+        win_rate: ratio(tally.wins as f64, games as f64),
+        mean_score: ratio(tally.score_sum as f64, games as f64),
         median_score,
-        max_score: scores.last().copied().unwrap_or(0),
+        max_score: tally.scores.last_key_value().map_or(0, |(&s, _)| s),
         max_tile_counts,
         reached_counts,
         unwon_seeds,
-        moves,
-        attempts: results.iter().map(|(r, _)| r.attempts).sum(),
-        cut_off: results.iter().filter(|(r, _)| r.cut_off).count() as u64,
-        moves_per_second: ratio(moves as f64, seconds),
-        ms_per_move: ratio(thread_time * 1000.0, moves as f64),
+        moves: tally.moves,
+        attempts: tally.attempts,
+        cut_off: tally.cut_off,
+        moves_per_second: ratio(tally.moves as f64, seconds),
+        ms_per_move: ratio(tally.thread_seconds * 1000.0, tally.moves as f64),
         seconds,
         seed: config.seed,
         player: config.player.name().to_string(),

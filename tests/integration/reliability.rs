@@ -128,3 +128,42 @@ fn kill_9_during_saves_leaves_a_save_that_resumes_and_at_most_one_temporary_file
     power11(&run, &[], "r\ns\n").assert().success();
     assert!(temporary_files(run.dir.path()).is_empty());
 }
+
+/// Regression (item 6): `bench --games` with a huge count panicked (capacity overflow) or
+/// aborted allocating 480 GB before playing a game. Games are aggregated as they finish: the run
+/// starts, and can be stopped.
+#[test]
+fn bench_with_a_huge_game_count_runs_in_bounded_memory() {
+    let bin = assert_cmd::cargo::cargo_bin("power11");
+    for games in ["18446744073709551615", "10000000000"] {
+        let run = Run::new();
+        let mut child = std::process::Command::new(&bin)
+            .args([
+                "bench", "--player", "random", "--jobs", "1", "--games", games,
+            ])
+            .current_dir(run.dir.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(1500));
+        let still_running = child.try_wait().unwrap().is_none();
+        // Its memory while it runs (Linux): the old code asked for 48 bytes a game up front.
+        let status = std::fs::read_to_string(format!("/proc/{}/status", child.id()));
+        let resident_kib: Option<u64> = status.ok().and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        });
+        child.kill().unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            still_running,
+            "--games {games}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if let Some(kib) = resident_kib {
+            assert!(kib < 100 * 1024, "--games {games}: {kib} KiB resident");
+        }
+    }
+}
