@@ -5,7 +5,7 @@ use crate::line::tile_points;
 use crate::named::Named;
 use crate::playout::{GameRecord, play_game};
 use crate::random::{mix, seeded};
-use crate::rules::Rules;
+use crate::rules::{Rules, Score};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -58,7 +58,7 @@ pub struct BenchReport {
     /// Median final score.
     pub median_score: f64,
     /// Best final score.
-    pub max_score: i64,
+    pub max_score: Score,
     /// How many games ended with each largest tile (tile value -> games).
     pub max_tile_counts: BTreeMap<u64, u64>,
     /// How many games reached each tile (tile value -> games whose largest tile was at least
@@ -115,7 +115,7 @@ struct Tally {
     wins: u64,
     score_sum: i128,
     /// How many games ended with each score (for the median).
-    scores: BTreeMap<i64, u64>,
+    scores: BTreeMap<Score, u64>,
     max_tile_counts: BTreeMap<u64, u64>,
     /// The indices of the first games not won, at most [`UNWON_SEEDS_SHOWN`].
     unwon: Vec<u64>,
@@ -129,7 +129,7 @@ impl Tally {
     fn add(mut self, index: u64, record: &GameRecord, time: Duration) -> Tally {
         self.games += 1;
         self.wins += u64::from(record.won);
-        self.score_sum += i128::from(record.score);
+        self.score_sum = self.score_sum.saturating_add(record.score);
         *self.scores.entry(record.score).or_insert(0) += 1;
         *self
             .max_tile_counts
@@ -149,7 +149,7 @@ impl Tally {
     fn merge(mut self, other: Tally) -> Tally {
         self.games += other.games;
         self.wins += other.wins;
-        self.score_sum += other.score_sum;
+        self.score_sum = self.score_sum.saturating_add(other.score_sum);
         for (score, k) in other.scores {
             *self.scores.entry(score).or_insert(0) += k;
         }
@@ -171,7 +171,7 @@ impl Tally {
     }
 
     /// The `k`-th smallest score (0-based), from the counts.
-    fn nth_score(&self, k: u64) -> i64 {
+    fn nth_score(&self, k: u64) -> Score {
         let mut seen = 0;
         for (&score, &count) in &self.scores {
             seen += count;

@@ -7,7 +7,7 @@
 //! good lines are kept); a file that cannot be read at all is never written.
 
 use crate::named::Named;
-use crate::rules::Variant;
+use crate::rules::{Score, Variant};
 use crate::save::{FileError, write_atomic};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -33,7 +33,7 @@ pub fn data_dir() -> Option<PathBuf> {
     }
 }
 
-type Table = BTreeMap<(String, usize), i64>;
+type Table = BTreeMap<(String, usize), Score>;
 
 /// Best scores, loaded from and saved to one file (or kept in memory only, without a file).
 #[derive(Debug, Default)]
@@ -83,18 +83,18 @@ impl BestScores {
     }
 
     /// The best score for `variant` at `size`, if one was recorded.
-    pub fn get(&self, variant: Variant, size: usize) -> Option<i64> {
+    pub fn get(&self, variant: Variant, size: usize) -> Option<Score> {
         self.scores
             .get(&(variant.name().to_string(), size))
             .copied()
     }
 
     /// Records `score` if it beats the best; returns whether it did.
-    pub fn record(&mut self, variant: Variant, size: usize, score: i64) -> bool {
+    pub fn record(&mut self, variant: Variant, size: usize, score: Score) -> bool {
         let entry = self
             .scores
             .entry((variant.name().to_string(), size))
-            .or_insert(i64::MIN);
+            .or_insert(Score::MIN);
         if score > *entry {
             *entry = score;
             true
@@ -160,7 +160,7 @@ fn read_table(path: &Path) -> io::Result<(Table, Vec<(usize, String)>)> {
             [variant, size, score] => size
                 .parse::<usize>()
                 .ok()
-                .zip(score.parse::<i64>().ok())
+                .zip(score.parse::<Score>().ok())
                 .map(|(size, score)| ((variant.to_string(), size), score)),
             _ => None,
         };

@@ -9,9 +9,6 @@ use crate::line::slide_line;
 use crate::size::{Size, SizeError};
 use thiserror::Error;
 
-/// The largest exponent a board file or save may hold (2^63, the largest power of two in `u64`).
-pub const MAX_FILE_EXPONENT: u8 = 63;
-
 /// Why a board could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum BoardError {

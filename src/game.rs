@@ -3,7 +3,7 @@
 use crate::board::Board;
 use crate::direction::Direction;
 use crate::grid::Grid;
-use crate::rules::{Rules, Turn};
+use crate::rules::{Rules, Score, Turn};
 use rand::Rng;
 use thiserror::Error;
 
@@ -13,7 +13,7 @@ pub struct Snapshot {
     /// The board.
     pub board: Board,
     /// The score when the board looked like this.
-    pub score: i64,
+    pub score: Score,
 }
 
 /// Where a game stands.
@@ -150,7 +150,7 @@ impl Game {
         &self.current.board
     }
     /// The current score.
-    pub fn score(&self) -> i64 {
+    pub fn score(&self) -> Score {
         self.current.score
     }
     /// How many moves can be undone.

@@ -7,6 +7,7 @@
 
 use crate::board::Board;
 use crate::direction::Direction;
+use crate::line::MAX_TILE_EXPONENT;
 use std::hash::Hash;
 
 /// A square board of tile exponents (`0` = empty, `k` = the tile `2^k`).
@@ -70,8 +71,8 @@ pub trait Grid: Copy + Eq + Hash {
 }
 
 impl Grid for Board {
-    /// Exponents go as high as a `u8` holds (far past any file's 2^63).
-    const MAX_EXPONENT: u8 = u8::MAX;
+    /// Tiles go up to 2^63 (see [`MAX_TILE_EXPONENT`]).
+    const MAX_EXPONENT: u8 = MAX_TILE_EXPONENT;
 
     fn size(&self) -> usize {
         Board::size(self)

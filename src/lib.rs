@@ -60,13 +60,13 @@ pub mod save;
 #[cfg(feature = "cli")]
 pub mod store;
 
-pub use board::{Board, BoardError, MAX_FILE_EXPONENT, exponent_of, tile_value};
+pub use board::{Board, BoardError, exponent_of, tile_value};
 #[cfg(feature = "cli")]
 pub use cli::main;
 pub use direction::Direction;
 pub use game::{Game, MixedSizes, Snapshot, Status, Timeline};
 pub use grid::{Grid, OnGrid};
-pub use line::{slide_line, tile_points};
+pub use line::{MAX_TILE_EXPONENT, slide_line, tile_points};
 pub use named::Named;
 pub use packed::{
     Bits, Board3, Board4, Board5, Layout, MAX_PACKED_EXPONENT, PACKED_SIZES, PackedBoard, Packing,
@@ -74,7 +74,7 @@ pub use packed::{
 };
 pub use playout::{GameRecord, default_attempt_limit, play_game};
 pub use rules::{
-    FOUR_CHANCE, NewTile, Rules, RulesError, Scoring, Spawn, SpawnSite, Start, Turn, Variant,
-    edge_cell, spawn_random,
+    FOUR_CHANCE, NewTile, Rules, RulesError, Score, Scoring, Spawn, SpawnSite, Start, Turn,
+    Variant, edge_cell, spawn_random,
 };
 pub use size::{Size, SizeError};

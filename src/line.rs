@@ -3,6 +3,10 @@
 //! Every move of every board representation is this function applied to the lines of the board
 //! read in the direction of motion, so the rules of merging live here and nowhere else.
 
+/// The largest tile: 2^63, the largest power of two a `u64` (and so a save file's cell) holds.
+/// Two of them do not merge, so every board a game can reach can be saved and read back.
+pub const MAX_TILE_EXPONENT: u8 = 63;
+
 /// The value of the tile with exponent `exponent` (`2^exponent`), saturated at `u64::MAX`.
 ///
 /// Scores are sums of tile values; saturating keeps absurd hand-made boards from overflowing.
@@ -15,7 +19,7 @@ pub fn tile_points(exponent: u8) -> u64 {
 ///
 /// Cells hold tile exponents (`0` = empty, `k` = the tile `2^k`). Only tiles present before the
 /// slide merge, each at most once, and when three or more equal tiles meet, the ones nearest
-/// index 0 merge first. Works for any length.
+/// index 0 merge first; two tiles of [`MAX_TILE_EXPONENT`] do not merge. Works for any length.
 pub fn slide_line(line: &mut [u8]) -> Option<u64> {
     let mut out = 0;
     let mut can_absorb = false;
@@ -30,7 +34,7 @@ pub fn slide_line(line: &mut [u8]) -> Option<u64> {
             continue;
         }
         line[next] = 0;
-        if can_absorb && line[out - 1] == tile {
+        if can_absorb && line[out - 1] == tile && tile < MAX_TILE_EXPONENT {
             let merged = tile.saturating_add(1);
             line[out - 1] = merged;
             points = points.saturating_add(tile_points(merged));
@@ -152,6 +156,16 @@ mod tests {
         check(&[2, 2, 2, 0, 4, 4, 0, 8], &[4, 2, 8, 8, 0, 0, 0, 0], 12);
         assert_eq!(slide_values(&[]), None);
         assert_eq!(slide_values(&[2]), None);
+    }
+
+    #[test]
+    fn two_of_the_largest_tiles_do_not_merge() {
+        let mut line = [MAX_TILE_EXPONENT, MAX_TILE_EXPONENT, 62, 62];
+        assert_eq!(slide_line(&mut line), Some(1 << 63));
+        assert_eq!(
+            line,
+            [MAX_TILE_EXPONENT, MAX_TILE_EXPONENT, MAX_TILE_EXPONENT, 0]
+        );
     }
 
     #[test]

@@ -9,14 +9,14 @@ use crate::board::Board;
 use crate::grid::{Grid, OnGrid};
 use crate::line::tile_points;
 use crate::packed::{MAX_PACKED_EXPONENT, on_fastest};
-use crate::rules::{Rules, Spawn};
+use crate::rules::{Rules, Score, Spawn};
 use rand::Rng;
 
 /// How one headless game went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameRecord {
     /// The final score.
-    pub score: i64,
+    pub score: Score,
     /// The largest tile's exponent at the end.
     pub max_exponent: u8,
     /// Moves that changed the board.
@@ -105,7 +105,7 @@ impl<P: Player, R: Rng + ?Sized> Playout<'_, P, R> {
     fn play<G: Grid>(&mut self, grid: &mut G) -> Stop {
         let rules = self.rules;
         let goal_points = rules.goal().map_or(u64::MAX, tile_points);
-        let limited = G::MAX_EXPONENT < u8::MAX;
+        let limited = G::MAX_EXPONENT <= MAX_PACKED_EXPONENT;
         let record = &mut self.record;
         loop {
             if record.won && !rules.keep_playing() {

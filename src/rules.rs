@@ -219,6 +219,10 @@ pub struct Rules {
     tracks_best: bool,
 }
 
+/// A score: merged tile values add up past `i64` in games with the largest tiles (a single merge
+/// into 2^63 is worth 2^63), so scores are 128-bit and exact.
+pub type Score = i128;
+
 /// What a move did, as [`Rules::apply_move`] reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Turn {
@@ -227,7 +231,7 @@ pub struct Turn {
     /// Points the merges were worth (whatever the scoring rule).
     pub points: u64,
     /// What the move adds to the score under the scoring rule.
-    pub score_delta: i64,
+    pub score_delta: Score,
 }
 
 impl Rules {
@@ -442,7 +446,7 @@ impl Rules {
                     moved: true,
                     points,
                     score_delta: match self.scoring {
-                        Scoring::Merges => i64::try_from(points).unwrap_or(i64::MAX),
+                        Scoring::Merges => Score::from(points),
                         Scoring::Moves => 1,
                     },
                 }
@@ -612,7 +616,7 @@ mod tests {
     /// are in column 0 (read top to bottom). Gives column 0 after the move (the new 2 lands at
     /// the bottom row's leftmost empty cell, which is in column 0 unless it is occupied) and
     /// the score change.
-    fn edge_up(column: [u64; 4]) -> ([u128; 4], i64) {
+    fn edge_up(column: [u64; 4]) -> ([u128; 4], Score) {
         let rows: Vec<Vec<u64>> = column.iter().map(|&v| vec![v, 0, 0, 0]).collect();
         let mut board = Board::from_values(&rows).unwrap();
         let turn = Rules::edge().apply_move(&mut board, Direction::Up, &mut seeded(0));

@@ -12,7 +12,7 @@ use crate::direction::Direction;
 use crate::game::{Game, Status, Timeline};
 use crate::named::Named;
 use crate::random::GameRng;
-use crate::rules::{Rules, Turn, Variant};
+use crate::rules::{Rules, Score, Turn, Variant};
 use crate::size::Size;
 use std::collections::BTreeMap;
 use std::convert::Infallible;
@@ -33,19 +33,23 @@ pub trait Store {
     fn load(&mut self) -> Result<Option<Timeline>, Self::Error>;
 
     /// The best score recorded for `variant` on `size`.
-    fn best(&self, variant: Variant, size: usize) -> Option<i64>;
+    fn best(&self, variant: Variant, size: usize) -> Option<Score>;
 
     /// Records `score` for `variant` on `size` if it beats the best; an error only if the new
     /// best could not be kept.
-    fn record_best(&mut self, variant: Variant, size: usize, score: i64)
-    -> Result<(), Self::Error>;
+    fn record_best(
+        &mut self,
+        variant: Variant,
+        size: usize,
+        score: Score,
+    ) -> Result<(), Self::Error>;
 }
 
 /// A [`Store`] in memory: for tests, autoplay and anything that must not touch files.
 #[derive(Debug, Default)]
 pub struct MemoryStore {
     saved: Option<Timeline>,
-    best: BTreeMap<(&'static str, usize), i64>,
+    best: BTreeMap<(&'static str, usize), Score>,
 }
 
 impl MemoryStore {
@@ -71,11 +75,16 @@ impl Store for MemoryStore {
         Ok(self.saved.clone())
     }
 
-    fn best(&self, variant: Variant, size: usize) -> Option<i64> {
+    fn best(&self, variant: Variant, size: usize) -> Option<Score> {
         self.best.get(&(variant.name(), size)).copied()
     }
 
-    fn record_best(&mut self, variant: Variant, size: usize, score: i64) -> Result<(), Infallible> {
+    fn record_best(
+        &mut self,
+        variant: Variant,
+        size: usize,
+        score: Score,
+    ) -> Result<(), Infallible> {
         let best = self.best.entry((variant.name(), size)).or_insert(score);
         *best = (*best).max(score);
         Ok(())
@@ -159,14 +168,14 @@ pub enum Screen<'a> {
         /// The game.
         game: &'a Game,
         /// The best score to show (rules that track one), counting this game's score.
-        best: Option<i64>,
+        best: Option<Score>,
     },
     /// A game that ended (won, lost or over), waiting for the player's choice.
     End {
         /// The game.
         game: &'a Game,
         /// As for [`Screen::Game`].
-        best: Option<i64>,
+        best: Option<Score>,
         /// The rules offer to keep playing past the goal, or to start a new game (classic).
         offers_more: bool,
     },
@@ -361,7 +370,7 @@ impl<S: Store> Session<S> {
 
     /// The best score shown beside `game`'s: the stored one or this game's, whichever is
     /// higher, for rules that keep one.
-    fn best_shown(&self, game: &Game) -> Option<i64> {
+    fn best_shown(&self, game: &Game) -> Option<Score> {
         let rules = game.rules();
         rules.tracks_best().then(|| {
             let stored = self.store.best(rules.variant(), rules.size());

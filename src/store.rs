@@ -3,7 +3,7 @@
 
 use crate::best::BestScores;
 use crate::game::Timeline;
-use crate::rules::Variant;
+use crate::rules::{Score, Variant};
 use crate::save::{FileError, read_save, write_save};
 use crate::session::Store;
 use std::path::PathBuf;
@@ -41,11 +41,16 @@ impl Store for FileStore {
         }
     }
 
-    fn best(&self, variant: Variant, size: usize) -> Option<i64> {
+    fn best(&self, variant: Variant, size: usize) -> Option<Score> {
         self.best.get(variant, size)
     }
 
-    fn record_best(&mut self, variant: Variant, size: usize, score: i64) -> Result<(), FileError> {
+    fn record_best(
+        &mut self,
+        variant: Variant,
+        size: usize,
+        score: Score,
+    ) -> Result<(), FileError> {
         if self.best.record(variant, size, score) {
             self.best.save()?;
         }

@@ -7,7 +7,7 @@ use crate::board::{Board, BoardError, exponent_of, tile_value};
 use crate::direction::Direction;
 use crate::game::{Game, Snapshot, Status, Timeline};
 use crate::named::Named;
-use crate::rules::Rules;
+use crate::rules::{Rules, Score};
 use crate::session::MenuStyle;
 use crate::size::Size;
 use std::fmt::Write as _;
@@ -129,7 +129,7 @@ pub fn render_board(board: &Board) -> String {
 
 /// A state as shown: the `Score: N` line, a `Best: B` line where the rules keep a best score,
 /// then the board. This is the one place the `Score:` line is written.
-pub fn render_scored(score: i64, best: Option<i64>, board: &Board) -> String {
+pub fn render_scored(score: Score, best: Option<Score>, board: &Board) -> String {
     let mut text = format!("Score: {score}\n");
     if let Some(best) = best {
         let _ = writeln!(text, "Best: {best}");
@@ -177,7 +177,7 @@ pub fn render_menu(style: MenuStyle, rules: &Rules) -> String {
 
 /// The game screen of the line console: the state and the keys, `location` being where `s`
 /// saves.
-pub fn render_game_screen(game: &Game, best: Option<i64>, location: &str) -> String {
+pub fn render_game_screen(game: &Game, best: Option<Score>, location: &str) -> String {
     let mut text = render_scored(game.score(), best, game.board());
     text.push_str("Moves: u = Up, d = Down, l = Left, r = Right\n");
     let _ = writeln!(
@@ -189,7 +189,7 @@ pub fn render_game_screen(game: &Game, best: Option<i64>, location: &str) -> Str
 
 /// The end-of-game screen of the line console: the final state, the end message and what the
 /// next line does.
-pub fn render_end_screen(game: &Game, best: Option<i64>, offers_more: bool) -> String {
+pub fn render_end_screen(game: &Game, best: Option<Score>, offers_more: bool) -> String {
     let mut text = render_scored(game.score(), best, game.board());
     if let Some(message) = end_message(game.status(), game.score()) {
         text.push_str(&message);
@@ -240,7 +240,7 @@ pub fn advice_line(advice: Option<&Advice>, rules: &Rules) -> String {
 }
 
 /// The line that ends a game in status `status` with score `score`, or `None` while playing.
-pub fn end_message(status: Status, score: i64) -> Option<String> {
+pub fn end_message(status: Status, score: Score) -> Option<String> {
     match status {
         Status::Playing => None,
         Status::Won => Some(format!("YOU WON WITH A SCORE OF {score}")),
@@ -339,7 +339,7 @@ fn parse_framed(lines: &[&str], require_score: bool) -> Result<Timeline, ParseEr
         let score = match score_line(lines[i]) {
             Some(text) => {
                 let score = text
-                    .parse::<i64>()
+                    .parse::<Score>()
                     .or_else(|_| fail(i + 1, Problem::BadScore(shorten(text))))?;
                 i += 1;
                 score

@@ -45,7 +45,7 @@ fn grid(rows: &[Vec<u64>], separator: &str) -> String {
 fn every_board_file_format_on_every_size() {
     for n in 3..=8 {
         let rows = diagonal(n);
-        let formats: [(&str, String, i64); 6] = [
+        let formats: [(&str, String, i128); 6] = [
             ("blanks", grid(&rows, " "), 0),
             ("commas", grid(&rows, ", "), 0),
             ("size line", format!("{n}\n{}", grid(&rows, " ")), 0),

@@ -69,7 +69,7 @@ fn every_move_command_slides_then_spawns_one_tile() {
         let (next_score, after) = screens[i + 1];
         match before.slide(*direction) {
             Some((slid, points)) => {
-                assert_eq!(next_score, score + points as i64, "move {i}");
+                assert_eq!(next_score, score + points as i128, "move {i}");
                 let new = differences(&slid, &after);
                 assert_eq!(new.len(), 1, "exactly one new tile after move {i}");
                 let (r, c) = new[0];
@@ -209,7 +209,7 @@ fn resume_continues_the_saved_game_with_its_history() {
     let run = Run::new();
     std::fs::copy(fixture("good.saved"), run.path("power11.saved")).unwrap();
     let ran = run.run(&["--seed", "1"], "r\nb\nb\nb\n");
-    let scores: Vec<i64> = screens(&ran.stdout).iter().map(|s| s.0).collect();
+    let scores: Vec<i128> = screens(&ran.stdout).iter().map(|s| s.0).collect();
     assert_eq!(scores, vec![12, 4, 0, 0]);
     assert!(
         ran.stdout
@@ -336,7 +336,7 @@ fn board_file_framed_and_whole_save_are_accepted() {
     assert_eq!(screens(&ran.stdout)[0].1.size(), 5);
     // A whole save, history included: undo works.
     let ran = run(&["--board", &fixture_arg("good.saved")], "b\n");
-    let scores: Vec<i64> = screens(&ran.stdout).iter().map(|s| s.0).collect();
+    let scores: Vec<i128> = screens(&ran.stdout).iter().map(|s| s.0).collect();
     assert_eq!(scores, vec![12, 4]);
 }
 

@@ -64,7 +64,7 @@ pub(crate) fn run(args: &[&str], input: &str) -> Ran {
 }
 
 /// Every `Score:` line and the board printed after it, in order.
-pub(crate) fn screens(stdout: &str) -> Vec<(i64, Board)> {
+pub(crate) fn screens(stdout: &str) -> Vec<(i128, Board)> {
     let lines: Vec<&str> = stdout.lines().collect();
     let mut found = Vec::new();
     for (i, line) in lines.iter().enumerate() {

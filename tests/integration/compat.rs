@@ -20,11 +20,11 @@ fn power11(run: &Run, args: &[&str], stdin: &str) -> Command {
 /// A save file read the way the other Power-11 programs read one: states one after the other,
 /// each a score line and a framed board, oldest first; the game resumes at the last one. It
 /// knows nothing of power11's parser.
-fn reference_reader(text: &str) -> Vec<(i64, Vec<Vec<u64>>)> {
+fn reference_reader(text: &str) -> Vec<(i128, Vec<Vec<u64>>)> {
     let mut states = Vec::new();
     let mut lines = text.lines().peekable();
     while let Some(score) = lines.next() {
-        let score: i64 = score.trim_start_matches("Score:").trim().parse().unwrap();
+        let score: i128 = score.trim_start_matches("Score:").trim().parse().unwrap();
         assert!(lines.next().unwrap().starts_with('#'), "top frame");
         let mut rows = Vec::new();
         for line in lines.by_ref() {
@@ -93,8 +93,8 @@ fn a_chronological_16_state_file_resumes_at_its_last_state_and_undoes_to_its_fir
             "Nothing to undo: this is the start of the game.",
         ));
     let stdout = String::from_utf8(ran.get_output().stdout.clone()).unwrap();
-    let scores: Vec<i64> = screens(&stdout).iter().map(|s| s.0).collect();
-    let expected: Vec<i64> = (0..16).rev().map(|k| 4 * k).chain([0]).collect();
+    let scores: Vec<i128> = screens(&stdout).iter().map(|s| s.0).collect();
+    let expected: Vec<i128> = (0..16).rev().map(|k| 4 * k).chain([0]).collect();
     assert_eq!(scores, expected);
 }
 
@@ -129,7 +129,7 @@ fn save_files_of_the_other_programs_resume_with_their_history() {
                 "Nothing to undo: this is the start of the game.\n{start}"
             )));
         let stdout = String::from_utf8(ran.get_output().stdout.clone()).unwrap();
-        let scores: Vec<i64> = screens(&stdout).iter().map(|s| s.0).collect();
+        let scores: Vec<i128> = screens(&stdout).iter().map(|s| s.0).collect();
         assert_eq!(scores, vec![4, 4, 0, 0], "{shape}");
         assert_eq!(
             std::fs::read(run.path("power11.saved")).unwrap(),
@@ -149,7 +149,7 @@ fn a_resumed_game_saved_again_is_written_oldest_first() {
     .unwrap();
     power11(&run, &[], "r\ns\n").assert().success();
     let text = std::fs::read_to_string(run.path("power11.saved")).unwrap();
-    let scores: Vec<i64> = reference_reader(&text).iter().map(|s| s.0).collect();
+    let scores: Vec<i128> = reference_reader(&text).iter().map(|s| s.0).collect();
     assert_eq!(scores, vec![0, 4, 4]);
     let ours = std::fs::read_to_string(fixture("compat/no_final_newline.saved")).unwrap();
     assert_eq!(

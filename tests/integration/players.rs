@@ -4,18 +4,18 @@ use crate::common::{autoplay_moves, fixture, run, screens};
 use power11::Grid;
 
 /// Checks that every printed move follows from the previous board and that the score adds up.
-fn assert_consistent(stdout: &str, scoring_moves: bool) -> i64 {
+fn assert_consistent(stdout: &str, scoring_moves: bool) -> i128 {
     let shown = screens(stdout);
     let moves = autoplay_moves(stdout);
     assert_eq!(shown.len(), moves.len() + 1);
     for (pair, direction) in shown.windows(2).zip(&moves) {
         let ((score, before), (next_score, after)) = (pair[0], pair[1]);
         if let Some((_, points)) = before.slide(*direction) {
-            let gained = if scoring_moves { 1 } else { points as i64 };
+            let gained = if scoring_moves { 1 } else { points as i128 };
             assert_eq!(next_score, score + gained);
         } else {
             assert_eq!(after, before);
-            assert_eq!(next_score, score - i64::from(scoring_moves));
+            assert_eq!(next_score, score - i128::from(scoring_moves));
         }
     }
     shown.last().unwrap().0
@@ -217,7 +217,7 @@ fn bench_unwon_seed_replays_with_autoplay() {
     assert_eq!(ran.code, 0);
     assert!(ran.stdout.ends_with("YOU LOST!\n"));
     let (score, _) = *screens(&ran.stdout).last().unwrap();
-    assert_eq!(Some(score), report["max_score"].as_i64());
+    assert_eq!(Some(score), report["max_score"].as_i64().map(i128::from));
     assert_eq!(
         Some(autoplay_moves(&ran.stdout).len() as u64),
         report["attempts"].as_u64()
@@ -239,7 +239,11 @@ fn bench_games_on_packed_3x3_and_5x5_replay_with_autoplay() {
         let ran = run(&args, "");
         assert_eq!(ran.code, 0);
         let (score, board) = *screens(&ran.stdout).last().unwrap();
-        assert_eq!(Some(score), report["max_score"].as_i64(), "{flags:?}");
+        assert_eq!(
+            Some(score),
+            report["max_score"].as_i64().map(i128::from),
+            "{flags:?}"
+        );
         let largest = power11::tile_value(board.max_exponent()).to_string();
         assert_eq!(report["max_tile_counts"][&largest], 1, "{flags:?}");
         assert_eq!(

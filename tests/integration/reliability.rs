@@ -167,3 +167,37 @@ fn bench_with_a_huge_game_count_runs_in_bounded_memory() {
         }
     }
 }
+
+/// Regression (item 7): a merge past 2^63 saved a tile no save could hold (`Cannot resume:
+/// power11.saved:3: '18446744073709551616' is not a number`), and scores stuck at 2^63 - 1.
+/// Tiles stop at 2^63 (two of them do not merge) and scores are exact.
+#[test]
+fn the_largest_tiles_save_and_resume_with_exact_scores() {
+    let run = Run::new();
+    let big = "4611686018427387904 4611686018427387904 9223372036854775808 0";
+    std::fs::write(
+        run.path("big.txt"),
+        format!("{big}\n0 0 0 0\n0 0 0 0\n0 0 0 2\n"),
+    )
+    .unwrap();
+    let ran = power11(
+        &run,
+        &[
+            "--board", "big.txt", "--seed", "1", "--spawn", "none", "--goal", "none",
+        ],
+        "l\nl\ns\n",
+    )
+    .assert()
+    .success()
+    .stdout(predicate::str::contains("Score: 9223372036854775808\n"))
+    .stdout(predicate::str::contains("Game saved to power11.saved."));
+    let stdout = String::from_utf8(ran.get_output().stdout.clone()).unwrap();
+    let last_screen = stdout.rsplit("Score: ").next().unwrap().to_string();
+    let resumed = power11(&run, &["--goal", "none"], "r\n").assert().success();
+    let resumed = String::from_utf8(resumed.get_output().stdout.clone()).unwrap();
+    assert!(
+        resumed.contains(&format!("Score: {last_screen}")),
+        "{resumed}"
+    );
+    assert!(!resumed.contains("Cannot resume"), "{resumed}");
+}

@@ -357,7 +357,7 @@ fn goal_spawn_and_score_knobs() {
         ],
         "r\nl\n",
     );
-    let scores: Vec<i64> = screens(&ran.stdout).iter().map(|s| s.0).collect();
+    let scores: Vec<i128> = screens(&ran.stdout).iter().map(|s| s.0).collect();
     assert_eq!(scores, vec![0, -1, 0]);
     // --goal none: a game with no goal ends with Game Over.
     let ran = run(
