@@ -379,14 +379,15 @@ fn parse_framed(lines: &[&str], require_score: bool) -> Result<Timeline, ParseEr
 /// power11 now write them).
 ///
 /// The file itself tells: every move that spawns a tile adds it to the tile sum, and a merge
-/// score never falls. The tile sums decide if they change at all; otherwise the scores; a file
-/// that cannot tell (no spawns, +1/-1 scoring, equal sums and scores) is read as oldest first.
+/// score never falls (a merge is worth 4 or more). The tile sums decide if they change at all;
+/// otherwise the score changes larger than 1 (a change of 1 either way is a +1/-1 score, which
+/// tells nothing); a file that cannot tell (no spawns, +1/-1 scoring) is read as oldest first.
 pub fn newest_first(states: &[Snapshot]) -> bool {
-    fn direction<T: Ord>(values: impl Iterator<Item = T> + Clone) -> Option<bool> {
-        let pairs = values.clone().zip(values.skip(1));
+    /// `Some(true)` if the steps that count mostly fall, `Some(false)` if they mostly rise.
+    fn direction(steps: impl Iterator<Item = std::cmp::Ordering>) -> Option<bool> {
         let (mut up, mut down) = (0usize, 0usize);
-        for (a, b) in pairs {
-            match b.cmp(&a) {
+        for step in steps {
+            match step {
                 std::cmp::Ordering::Greater => up += 1,
                 std::cmp::Ordering::Less => down += 1,
                 std::cmp::Ordering::Equal => {}
@@ -394,8 +395,14 @@ pub fn newest_first(states: &[Snapshot]) -> bool {
         }
         (up + down > 0).then_some(down > up)
     }
-    direction(states.iter().map(|s| s.board.tile_sum()))
-        .or_else(|| direction(states.iter().map(|s| s.score)))
+    let pairs = || states.iter().zip(states.iter().skip(1));
+    let sums = pairs().map(|(a, b)| b.board.tile_sum().cmp(&a.board.tile_sum()));
+    let merges = pairs().map(|(a, b)| match b.score - a.score {
+        -1..=1 => std::cmp::Ordering::Equal,
+        delta => delta.cmp(&0),
+    });
+    direction(sums)
+        .or_else(|| direction(merges))
         .unwrap_or(false)
 }
 
