@@ -1,5 +1,9 @@
 # `make` builds ./power11 (release); `make test` runs every test; `make clean` removes builds.
-.PHONY: all power11 test clean
+# `make fuzz` runs each fuzz target for FUZZ_SECONDS (nightly Rust; installs cargo-fuzz if needed).
+.PHONY: all power11 test clean fuzz
+
+FUZZ_SECONDS ?= 180
+FUZZ_TARGETS = parse round_trip session
 
 all: power11
 
@@ -10,6 +14,12 @@ power11:
 test:
 	cargo test
 
+fuzz:
+	command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+	cd fuzz && for target in $(FUZZ_TARGETS); do \
+		cargo +nightly fuzz run $$target -- -max_total_time=$(FUZZ_SECONDS) || exit 1; \
+	done
+
 clean:
 	cargo clean
-	rm -f ./power11
+	rm -rf ./power11 fuzz/target

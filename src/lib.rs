@@ -56,6 +56,9 @@ mod cli;
 #[cfg(feature = "cli")]
 pub mod console;
 #[cfg(feature = "cli")]
+#[doc(hidden)]
+pub mod fuzzing;
+#[cfg(feature = "cli")]
 pub mod save;
 #[cfg(feature = "cli")]
 pub mod store;

@@ -513,6 +513,9 @@ fn parse_numbers(lines: &[&str]) -> Result<Snapshot, ParseError> {
         let size: usize = first[0]
             .parse()
             .or_else(|_| fail(*line, Problem::NotNumber(shorten(first[0]))))?;
+        if let Err(e) = Size::new(size) {
+            return fail(*line, Problem::Board(BoardError::BadSize(e)));
+        }
         declared = Some((*line, size));
         token_lines.remove(0);
     }
@@ -746,6 +749,11 @@ Score: 4
         assert_eq!(
             err.to_string(),
             "line 1: expected 5 rows of 5 cells, found 3 rows"
+        );
+        let err = parse_board_file("1\n2 0 0\n0 0 0\n0 0 4\n").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 1: board size 1 is not between 3 and 8"
         );
     }
 

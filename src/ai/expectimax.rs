@@ -96,7 +96,7 @@ impl Expectimax {
             rules,
             depth_limit: depth,
             min_probability: self.config.min_probability,
-            evaluator: Evaluator::new::<G>(grid.size()),
+            evaluator: Evaluator::for_grid(grid),
             cache: FxHashMap::default(),
         };
         let mut ranked: Vec<(Direction, f32, bool)> = Vec::with_capacity(4);

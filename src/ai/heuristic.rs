@@ -14,7 +14,7 @@
 //! their rows' and columns' keys ([`Grid::line_key`]).
 
 use crate::grid::Grid;
-use crate::packed::MAX_PACKED_EXPONENT;
+use crate::packed::{MAX_PACKED_EXPONENT, PACKED_SIZES};
 use crate::size::Size;
 use std::sync::{LazyLock, OnceLock};
 
@@ -106,14 +106,20 @@ fn line_table(width: usize) -> &'static [f32] {
 pub struct Evaluator {
     /// The line table, for grids whose cells fit 4 bits (packed boards).
     table: Option<&'static [f32]>,
+    /// The side of the grids it evaluates.
+    size: usize,
 }
 
 impl Evaluator {
-    /// The evaluator for grids of type `G` and side `size`. Tables are built for packed grids
-    /// only: a plain board's line can hold any exponent.
-    pub fn new<G: Grid>(size: usize) -> Evaluator {
+    /// The evaluator for grids of the type and size of `grid`. Tables are built for the packed
+    /// sizes only: a plain board's line can hold any exponent, and other sizes' tables would be
+    /// too large (16^8 entries for 8x8).
+    pub fn for_grid<G: Grid>(grid: &G) -> Evaluator {
+        let size = grid.size();
+        let keyed = G::MAX_EXPONENT <= MAX_PACKED_EXPONENT && PACKED_SIZES.contains(&size);
         Evaluator {
-            table: (G::MAX_EXPONENT <= MAX_PACKED_EXPONENT).then(|| line_table(size)),
+            table: keyed.then(|| line_table(size)),
+            size,
         }
     }
 
@@ -121,12 +127,13 @@ impl Evaluator {
     /// every row and column.
     ///
     /// The order of the sum is part of the players' behaviour (`f32` addition rounds), so a
-    /// seed's game replays move for move: 4x4 boards add the rows, then the columns; every other
-    /// board adds row i, then column i, for each i in turn.
+    /// seed's game replays move for move: packed 4x4 boards add the rows, then the columns; every
+    /// other board (plain 4x4 included) adds row i, then column i, for each i in turn. A grid of
+    /// another size than the evaluator's is evaluated plainly.
     #[inline]
     pub fn evaluate<G: Grid>(&self, grid: &G) -> f32 {
         let n = grid.size();
-        let Some(table) = self.table else {
+        let Some(table) = self.table.filter(|_| n == self.size) else {
             return plain_evaluation(grid);
         };
         let line = |i: usize, vertical: bool| table[grid.line_key(i, vertical)];
@@ -147,7 +154,7 @@ impl Evaluator {
 
 /// The evaluation of `grid` (see [`Evaluator::evaluate`]); looks its tables up on each call.
 pub fn evaluate<G: Grid>(grid: &G) -> f32 {
-    Evaluator::new::<G>(grid.size()).evaluate(grid)
+    Evaluator::for_grid(grid).evaluate(grid)
 }
 
 fn plain_evaluation<G: Grid>(grid: &G) -> f32 {

@@ -121,6 +121,24 @@ fn has_hole(board: &Board, direction: Direction) -> bool {
 }
 
 proptest! {
+    /// The fuzz targets' properties on stable, so a regression fails CI without nightly: the
+    /// parsers, the save round trip and a whole session on arbitrary bytes.
+    #[test]
+    fn arbitrary_bytes_never_panic_the_parsers_or_a_session(
+        bytes in prop_oneof![
+            prop::collection::vec(any::<u8>(), 0..400),
+            // Mostly file-like text: frames, cells, scores and keys.
+            prop::collection::vec(
+                prop::sample::select(b"#|# 0248\n\nScore: -1lurdbsaqkn\r\x1b[A".to_vec()),
+                0..400,
+            ),
+        ],
+    ) {
+        power11::fuzzing::parse(&bytes);
+        power11::fuzzing::round_trip(&bytes);
+        power11::fuzzing::session(&bytes);
+    }
+
     /// Every state a game can reach saves and reads back: boards with tiles up to 2^63, any
     /// size and rule set, a random walk of moves, the whole timeline through the save format.
     #[test]

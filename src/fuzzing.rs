@@ -1,0 +1,58 @@
+//! The properties the fuzz targets (`fuzz/`, nightly) and the stable property tests check on
+//! arbitrary bytes, written once so both exercise the same entry points. Each function panics
+//! if and only if its property fails; that panic is what a fuzzer reports.
+
+use crate::ai::{AnyPlayer, RandomPlayer};
+use crate::console::Console;
+use crate::random::seeded;
+use crate::rules::Rules;
+use crate::session::{MemoryStore, MenuStyle, Session, Settings};
+use crate::text::{parse_board_file, parse_save, render_save};
+
+/// Both file parsers on `bytes` (as the program reads a file: UTF-8 or refused): an answer,
+/// never a panic; an error names a line of the text.
+pub fn parse(bytes: &[u8]) {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return;
+    };
+    let lines = text.lines().count().max(1);
+    for result in [parse_save(text), parse_board_file(text)] {
+        if let Err(e) = result {
+            assert!(
+                e.line >= 1 && e.line <= lines + 1,
+                "line {} of {lines}",
+                e.line
+            );
+        }
+    }
+}
+
+/// A save that reads is written back and reads as the same game (render -> parse round trip).
+pub fn round_trip(bytes: &[u8]) {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return;
+    };
+    if let Ok(timeline) = parse_save(text) {
+        let written = render_save(&timeline);
+        assert_eq!(parse_save(&written).as_ref(), Ok(&timeline), "{written}");
+    }
+}
+
+/// A whole console session fed `bytes` as its input, on a small board so that games end: it
+/// ends (at the input's end at the latest) without a panic.
+pub fn session(bytes: &[u8]) {
+    let rules = Rules::mini().with_goal(Some(64)).expect("64 is a goal");
+    let session = Session::new(
+        Settings {
+            rules,
+            menu: MenuStyle::OneSize,
+        },
+        seeded(1),
+        MemoryStore::new(),
+        AnyPlayer::Random(RandomPlayer),
+    );
+    let mut out = std::io::sink();
+    Console::new(session, bytes, &mut out)
+        .run()
+        .expect("writing to a sink never fails");
+}
