@@ -201,3 +201,22 @@ fn the_largest_tiles_save_and_resume_with_exact_scores() {
     );
     assert!(!resumed.contains("Cannot resume"), "{resumed}");
 }
+
+/// Item 2: a best-score file that cannot be read is reported and never written (here it is a
+/// directory; permission tests mean nothing to root, who runs CI).
+#[test]
+fn an_unreadable_best_score_file_is_never_written() {
+    let run = Run::new();
+    std::fs::create_dir_all(run.path("data/best-scores.txt/keep")).unwrap();
+    let win = crate::common::fixture_arg("near_win.txt");
+    power11(&run, &["--variant", "classic", "--board", &win], "l\n\nq\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("Note: cannot read "))
+        .stdout(predicate::str::contains(
+            "data/best-scores.txt: not a regular file; best scores are not saved in this session\n",
+        ))
+        .stdout(predicate::str::contains("YOU WON"))
+        .stdout(predicate::str::contains("Could not save").not());
+    assert!(run.path("data/best-scores.txt/keep").is_dir());
+}
