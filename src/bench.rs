@@ -1,6 +1,6 @@
 //! `power11 bench`: many headless games over a thread pool, and their statistics.
 
-use crate::ai::{PlayerKind, SearchConfig};
+use crate::ai::{AnyPlayer, Player};
 use crate::line::tile_points;
 use crate::named::Named;
 use crate::playout::{GameRecord, play_game};
@@ -17,10 +17,8 @@ use std::time::{Duration, Instant};
 pub struct BenchConfig {
     /// The rules of every game.
     pub rules: Rules,
-    /// Who plays.
-    pub player: PlayerKind,
-    /// Search settings (ignored by players that do not search).
-    pub search: SearchConfig,
+    /// Who plays: each game gets its own copy.
+    pub player: AnyPlayer,
     /// How many games.
     pub games: u64,
     /// Worker threads.
@@ -96,7 +94,7 @@ fn play_one(config: &BenchConfig, index: u64) -> (GameRecord, Duration) {
     let started = Instant::now();
     let mut rng = seeded(game_seed(config.seed, index));
     let start = config.rules.new_board(&mut rng);
-    let mut player = config.player.build(config.search);
+    let mut player = config.player.clone();
     let record = play_game(
         &config.rules,
         start,

@@ -3,7 +3,8 @@
 //! Exit codes: 0 on success (also when stdout is closed early), 2 for bad arguments or a bad
 //! `--board` file, 1 for any other failure.
 
-use crate::ai::{PlayerKind, SearchConfig};
+use crate::ai::optimal::{Phase, SolvedRules};
+use crate::ai::{AnyPlayer, PlayerKind, SearchConfig, Solution};
 use crate::bench::{self, BenchConfig};
 use crate::best::{BestScores, data_dir};
 use crate::console::Console;
@@ -15,13 +16,15 @@ use crate::save::{SAVE_FILE, read_board_file};
 use crate::session::{MemoryStore, MenuStyle, Session, Settings};
 use crate::size::Size;
 use crate::store::FileStore;
+use crate::tables;
 use anyhow::Context;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Power-11: slide tiles on a 4x4 or 5x5 board, merge equal ones, reach 2048.
 /// Also plays the rest of the 2048 family, and lets the computer play.
@@ -78,6 +81,18 @@ Examples:
 enum Command {
     /// Play many games headless with a computer player and print statistics.
     Bench(BenchArgs),
+    /// Solve a 3x3 rule set exactly: every position's odds of winning with perfect play.
+    Solve(SolveArgs),
+}
+
+#[derive(Args, Debug)]
+struct SolveArgs {
+    /// Write the table here (default: the data directory, where players and advice find it).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+
+    #[command(flatten)]
+    rules: RulesArgs,
 }
 
 #[derive(Args, Debug)]
@@ -260,8 +275,10 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 
 /// Runs what the arguments ask for.
 fn run(cli: &Cli) -> anyhow::Result<()> {
-    if let Some(Command::Bench(args)) = &cli.command {
-        return run_bench(args);
+    match &cli.command {
+        Some(Command::Bench(args)) => return run_bench(args),
+        Some(Command::Solve(args)) => return run_solve(args),
+        None => {}
     }
     let rules = cli.rules.rules()?;
     let seed = cli.seed.unwrap_or_else(os_seed);
@@ -287,11 +304,11 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
         MenuStyle::OneSize
     };
     let settings = Settings { rules, menu };
-    let search = SearchConfig {
-        depth: cli.depth,
-        ..Default::default()
-    };
-    let player = cli.autoplay.unwrap_or(PlayerKind::Expectimax).build(search);
+    let player = player_for(
+        cli.autoplay.unwrap_or(PlayerKind::Expectimax),
+        cli.depth,
+        &rules,
+    )?;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     if cli.autoplay.is_some() {
@@ -316,7 +333,7 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
             writeln!(out, "Note: {warning}")?;
         }
     }
-    let store = FileStore::new(PathBuf::from(SAVE_FILE), best);
+    let store = FileStore::new(PathBuf::from(SAVE_FILE), best, data_dir());
     let mut session = Session::new(settings, rng, store, player);
     if let Some(timeline) = first_game {
         session.start_from(timeline);
@@ -334,11 +351,7 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
     };
     let config = BenchConfig {
         rules,
-        player: args.player,
-        search: SearchConfig {
-            depth: args.depth,
-            ..Default::default()
-        },
+        player: player_for(args.player, args.depth, &rules)?,
         games: args.games,
         jobs,
         seed: args.seed.unwrap_or_else(os_seed),
@@ -365,6 +378,94 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
     };
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// The player `kind` for games under `rules`: the optimal player loads the solved table of
+/// these rules from the data directory, or solves them first (with a progress bar).
+fn player_for(kind: PlayerKind, depth: Option<u32>, rules: &Rules) -> anyhow::Result<AnyPlayer> {
+    let search = SearchConfig {
+        depth,
+        ..Default::default()
+    };
+    let table = match kind {
+        PlayerKind::Optimal => Some(table_for(rules, None)?.0),
+        _ => None,
+    };
+    Ok(kind.build(search, table.as_ref())?)
+}
+
+/// The solved table of `rules`: read from `out` (or the data directory's file for these rules)
+/// if it is there and whole, else solved and written there. Also says whether it was solved
+/// now. Rules the solver cannot solve are a usage error (exit 2).
+fn table_for(rules: &Rules, out: Option<&Path>) -> anyhow::Result<(Arc<Solution>, bool)> {
+    let solved = SolvedRules::of(rules).map_err(|e| UsageError(e.to_string()))?;
+    let path = match out {
+        Some(path) => path.to_path_buf(),
+        None => data_dir()
+            .context("no data directory for the table (set POWER11_DATA_DIR)")?
+            .join(tables::default_name(&solved)),
+    };
+    if out.is_none() {
+        match tables::read_table(&path, rules) {
+            Ok(Some(solution)) => return Ok((Arc::new(solution), false)),
+            Ok(None) => {}
+            Err(e) => eprintln!("power11: {e}; solving again"),
+        }
+    }
+    let bar = io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(1);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{msg:>24} [{elapsed_precise}] {wide_bar} {pos}/{len} layers",
+            )
+            .expect("a valid template"),
+        );
+        bar
+    });
+    let progress = |phase: Phase, done: usize, total: usize| {
+        if let Some(bar) = &bar {
+            bar.set_message(match phase {
+                Phase::Listing => format!("listing positions ({solved})"),
+                Phase::Valuing => "valuing positions".to_string(),
+            });
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        }
+    };
+    let solution = Solution::solve(rules, &progress).map_err(|e| UsageError(e.to_string()))?;
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    tables::write_table(&path, &solution)?;
+    Ok((Arc::new(solution), true))
+}
+
+fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
+    let rules = args.rules.rules()?;
+    let started = Instant::now();
+    let (solution, solved) = table_for(&rules, args.out.as_deref())?;
+    let seconds = started.elapsed().as_secs_f64();
+    let path = match &args.out {
+        Some(path) => path.clone(),
+        None => data_dir()
+            .context("no data directory")?
+            .join(tables::default_name(&solution.rules())),
+    };
+    let how = if solved {
+        format!("solved in {seconds:.1} s")
+    } else {
+        "read from the table".to_string()
+    };
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "optimal win probability: {:.6}\npositions: {} (8 symmetries folded), {how}\ntable: {}",
+        solution.start_probability(),
+        solution.positions(),
+        path.display()
+    )?;
     out.flush()?;
     Ok(())
 }

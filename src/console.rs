@@ -212,7 +212,7 @@ impl<R: BufRead, W: Write, S: Store> Console<R, W, S> {
                     Screen::Game { game, .. } | Screen::End { game, .. } => *game.rules(),
                     _ => *self.session.rules(),
                 };
-                advice_line(advice.as_ref(), &rules)
+                advice_line(advice, &rules)
             }
             Event::NoSavedGame => {
                 format!("No saved game to resume: {} does not exist.", location())

@@ -62,6 +62,8 @@ pub mod fuzzing;
 pub mod save;
 #[cfg(feature = "cli")]
 pub mod store;
+#[cfg(feature = "cli")]
+pub mod tables;
 
 pub use board::{Board, BoardError, exponent_of, tile_value};
 #[cfg(feature = "cli")]

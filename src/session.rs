@@ -7,7 +7,7 @@
 //! here once. The session never prints and never touches a file: saves and best scores go
 //! through a [`Store`], which the program backs with files and tests with memory.
 
-use crate::ai::{Advice, AnyPlayer, Expectimax, SearchConfig, choose_on_board};
+use crate::ai::{Advice, AnyPlayer, Expectimax, SearchConfig, Solution, choose_on_board};
 use crate::direction::Direction;
 use crate::game::{Game, Status, Timeline};
 use crate::named::Named;
@@ -17,6 +17,7 @@ use crate::size::Size;
 use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::fmt::Display;
+use std::sync::Arc;
 
 /// Where a session keeps saved games and best scores.
 pub trait Store {
@@ -43,6 +44,12 @@ pub trait Store {
         size: usize,
         score: Score,
     ) -> Result<(), Self::Error>;
+
+    /// The solved table of `rules`, if the store has one (advice then gives exact odds).
+    fn table(&mut self, rules: &Rules) -> Option<Arc<Solution>> {
+        let _ = rules;
+        None
+    }
 }
 
 /// A [`Store`] in memory: for tests, autoplay and anything that must not touch files.
@@ -144,8 +151,8 @@ pub enum Event<E> {
     Undone,
     /// There was no move to take back.
     NothingToUndo,
-    /// The advised move, or `None` if no move changes the board.
-    Advice(Option<Advice>),
+    /// What the advisor says of the position.
+    Advice(AdviceReport),
     /// `Resume` found no saved game.
     NoSavedGame,
     /// `Resume` found a saved game it could not read.
@@ -156,6 +163,16 @@ pub enum Event<E> {
     Goodbye,
     /// The command does nothing on this screen.
     NotNow,
+}
+
+/// Advice on a position.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AdviceReport {
+    /// The search player's advice, or `None` if no move changes the board.
+    Search(Option<Advice>),
+    /// The exact odds of winning after each move that changes the board, best first (3x3,
+    /// from a solved table).
+    Exact(Vec<(Direction, f64)>),
 }
 
 /// What the player is looking at.
@@ -338,7 +355,7 @@ impl<S: Store> Session<S> {
             },
             Command::Undo if game.undo() => Event::Undone,
             Command::Undo => Event::NothingToUndo,
-            Command::Advice => Event::Advice(self.advisor.advise_board(game.board(), game.rules())),
+            Command::Advice => Event::Advice(self.advise(&game)),
             Command::Leave => {
                 let events = self.record_best(&game);
                 return (State::Menu, events);
@@ -366,6 +383,19 @@ impl<S: Store> Session<S> {
             }
             _ => (State::Game(game), vec![Event::NotNow]),
         }
+    }
+
+    /// Exact odds where the store has the table of the game's rules, the search's advice
+    /// otherwise.
+    fn advise(&mut self, game: &Game) -> AdviceReport {
+        if let Some(moves) = self
+            .store
+            .table(game.rules())
+            .and_then(|table| table.move_values(game.board()))
+        {
+            return AdviceReport::Exact(moves);
+        }
+        AdviceReport::Search(self.advisor.advise_board(game.board(), game.rules()))
     }
 
     /// The best score shown beside `game`'s: the stored one or this game's, whichever is

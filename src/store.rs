@@ -1,24 +1,38 @@
 //! The program's [`Store`]: games saved to `power11.saved` (or another path), best scores in the
 //! data directory's `best-scores.txt`.
 
+use crate::ai::Solution;
+use crate::ai::optimal::SolvedRules;
 use crate::best::BestScores;
 use crate::game::Timeline;
-use crate::rules::{Score, Variant};
+use crate::rules::{Rules, Score, Variant};
 use crate::save::{FileError, read_save, write_save};
 use crate::session::Store;
+use crate::tables::{default_name, read_table};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Saves and best scores in files.
 #[derive(Debug)]
 pub struct FileStore {
     save_path: PathBuf,
     best: BestScores,
+    /// Where solved tables are looked for (the data directory), if anywhere.
+    tables: Option<PathBuf>,
+    /// The table read last, for the rules it answers (read once, on the first advice).
+    table: Option<(SolvedRules, Option<Arc<Solution>>)>,
 }
 
 impl FileStore {
-    /// A store that saves to `save_path` and keeps best scores in `best`.
-    pub fn new(save_path: PathBuf, best: BestScores) -> FileStore {
-        FileStore { save_path, best }
+    /// A store that saves to `save_path`, keeps best scores in `best`, and finds solved tables
+    /// in `tables` (the data directory).
+    pub fn new(save_path: PathBuf, best: BestScores, tables: Option<PathBuf>) -> FileStore {
+        FileStore {
+            save_path,
+            best,
+            tables,
+            table: None,
+        }
     }
 }
 
@@ -43,6 +57,20 @@ impl Store for FileStore {
 
     fn best(&self, variant: Variant, size: usize) -> Option<Score> {
         self.best.get(variant, size)
+    }
+
+    fn table(&mut self, rules: &Rules) -> Option<Arc<Solution>> {
+        let solved = SolvedRules::of(rules).ok()?;
+        match &self.table {
+            Some((cached, table)) if *cached == solved => table.clone(),
+            _ => {
+                // A missing or damaged table means search advice; `power11 solve` makes one.
+                let path = self.tables.as_ref()?.join(default_name(&solved));
+                let table = read_table(&path, rules).ok().flatten().map(Arc::new);
+                self.table = Some((solved, table.clone()));
+                table
+            }
+        }
     }
 
     fn record_best(

@@ -2,13 +2,12 @@
 //! board files are read back. This module is the only one that knows what a board looks like on
 //! screen; the line console and autoplay compose their output from it.
 
-use crate::ai::Advice;
 use crate::board::{Board, BoardError, exponent_of, tile_value};
 use crate::direction::Direction;
 use crate::game::{Game, Snapshot, Status, Timeline};
 use crate::named::Named;
 use crate::rules::{Rules, Score};
-use crate::session::MenuStyle;
+use crate::session::{AdviceReport, MenuStyle};
 use crate::size::Size;
 use std::fmt::Write as _;
 use thiserror::Error;
@@ -203,12 +202,31 @@ pub fn render_end_screen(game: &Game, best: Option<Score>, offers_more: bool) ->
     text
 }
 
-/// The advice line for `advice` under `rules` (`None`: no move changes the board).
-pub fn advice_line(advice: Option<&Advice>, rules: &Rules) -> String {
-    let Some(advice) = advice else {
-        return "Advice: no move changes the board.".to_string();
-    };
+/// The advice line for `report` under `rules`.
+pub fn advice_line(report: &AdviceReport, rules: &Rules) -> String {
     let name = |d: Direction| format!("{} ({})", d.key(), d.name());
+    let advice = match report {
+        AdviceReport::Search(Some(advice)) => advice,
+        AdviceReport::Search(None) => return "Advice: no move changes the board.".to_string(),
+        AdviceReport::Exact(moves) => {
+            let Some(((best, odds), others)) = moves.split_first() else {
+                return "Advice: no move changes the board.".to_string();
+            };
+            let others: Vec<String> = others
+                .iter()
+                .map(|(d, p)| format!("{} {p:.4}", d.key()))
+                .collect();
+            let rest = if others.is_empty() {
+                " (the only move that changes the board)".to_string()
+            } else {
+                format!("; {}", others.join(", "))
+            };
+            return format!(
+                "Advice: {}: perfect play wins from here with probability {odds:.4}{rest}.",
+                name(*best)
+            );
+        }
+    };
     let best = name(advice.direction);
     if advice.wins {
         let goal = rules.goal().map_or(0, tile_value);

@@ -7,6 +7,7 @@
 
 pub mod expectimax;
 pub mod heuristic;
+pub mod optimal;
 mod random;
 
 use crate::board::Board;
@@ -16,8 +17,11 @@ use crate::named::Named;
 use crate::packed::on_fastest;
 use crate::rules::Rules;
 use rand::Rng;
+use std::sync::Arc;
+use thiserror::Error;
 
 pub use expectimax::{Advice, Expectimax, SearchConfig};
+pub use optimal::{OptimalPlayer, Solution};
 pub use random::RandomPlayer;
 
 /// Something that picks moves. Generic over the board representation so that the same player
@@ -42,15 +46,30 @@ pub enum PlayerKind {
     Random,
     /// Expectimax search with a heuristic evaluation.
     Expectimax,
+    /// Perfect play on 3x3 from a solved table.
+    Optimal,
+}
+
+/// Why a player could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PlayerError {
+    /// The optimal player plays a solved table, and none was given.
+    #[error("the optimal player needs the table of these rules (power11 solve)")]
+    NoTable,
 }
 
 impl Named for PlayerKind {
-    const ALL: &'static [PlayerKind] = &[PlayerKind::Random, PlayerKind::Expectimax];
+    const ALL: &'static [PlayerKind] = &[
+        PlayerKind::Random,
+        PlayerKind::Expectimax,
+        PlayerKind::Optimal,
+    ];
 
     fn name(self) -> &'static str {
         match self {
             PlayerKind::Random => "random",
             PlayerKind::Expectimax => "expectimax",
+            PlayerKind::Optimal => "optimal",
         }
     }
 
@@ -58,17 +77,26 @@ impl Named for PlayerKind {
         match self {
             PlayerKind::Random => "Uniformly random directions",
             PlayerKind::Expectimax => "Expectimax search with a heuristic evaluation",
+            PlayerKind::Optimal => "Perfect play on 3x3 boards, from a solved table",
         }
     }
 }
 
 impl PlayerKind {
-    /// A player of this kind; `search` tunes the players that search (the others ignore it).
-    pub fn build(self, search: SearchConfig) -> AnyPlayer {
-        match self {
+    /// A player of this kind; `search` tunes the players that search, `table` is the solved
+    /// table the optimal player plays (the others ignore what they do not use).
+    pub fn build(
+        self,
+        search: SearchConfig,
+        table: Option<&Arc<Solution>>,
+    ) -> Result<AnyPlayer, PlayerError> {
+        Ok(match self {
             PlayerKind::Random => AnyPlayer::Random(RandomPlayer),
             PlayerKind::Expectimax => AnyPlayer::Expectimax(Expectimax::new(search)),
-        }
+            PlayerKind::Optimal => AnyPlayer::Optimal(OptimalPlayer::new(Arc::clone(
+                table.ok_or(PlayerError::NoTable)?,
+            ))),
+        })
     }
 }
 
@@ -80,6 +108,8 @@ pub enum AnyPlayer {
     Random(RandomPlayer),
     /// [`Expectimax`].
     Expectimax(Expectimax),
+    /// [`OptimalPlayer`].
+    Optimal(OptimalPlayer),
 }
 
 impl Player for AnyPlayer {
@@ -87,6 +117,7 @@ impl Player for AnyPlayer {
         match self {
             AnyPlayer::Random(player) => player.name(),
             AnyPlayer::Expectimax(player) => player.name(),
+            AnyPlayer::Optimal(player) => player.name(),
         }
     }
 
@@ -99,6 +130,7 @@ impl Player for AnyPlayer {
         match self {
             AnyPlayer::Random(player) => player.choose(grid, rules, rng),
             AnyPlayer::Expectimax(player) => player.choose(grid, rules, rng),
+            AnyPlayer::Optimal(player) => player.choose(grid, rules, rng),
         }
     }
 }
@@ -130,10 +162,18 @@ mod tests {
 
     #[test]
     fn every_kind_builds_a_player_of_its_name() {
+        let rules = Rules::mini().with_goal(Some(16)).unwrap();
+        let table = Arc::new(Solution::solve(&rules, &|_, _, _| {}).unwrap());
         for &kind in PlayerKind::ALL {
-            let player = kind.build(SearchConfig::default());
+            let player = kind.build(SearchConfig::default(), Some(&table)).unwrap();
             assert_eq!(player.name(), kind.name());
             assert_eq!(PlayerKind::from_name(kind.name()), Some(kind));
         }
+        assert_eq!(
+            PlayerKind::Optimal
+                .build(SearchConfig::default(), None)
+                .unwrap_err(),
+            PlayerError::NoTable
+        );
     }
 }

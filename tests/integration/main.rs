@@ -6,6 +6,7 @@ mod common;
 mod compat;
 mod golden;
 mod library;
+mod optimal;
 mod players;
 mod properties;
 mod reliability;

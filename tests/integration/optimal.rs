@@ -1,0 +1,148 @@
+//! The exact 3x3 player through the binary (issue: solve 3x3 optimally). Small goals keep the
+//! tables small; the full figures (mini to 512, 2/4 to 512) are in the README, measured in
+//! release.
+
+use crate::common::{Run, autoplay_moves, screens};
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn power11(run: &Run, args: &[&str], stdin: &str) -> Command {
+    let mut command = Command::cargo_bin("power11").unwrap();
+    command
+        .args(args)
+        .current_dir(run.dir.path())
+        .env("POWER11_DATA_DIR", run.path("data"))
+        .write_stdin(stdin.to_string());
+    command
+}
+
+#[test]
+fn solve_prints_the_odds_and_stores_a_table_that_players_and_advice_use() {
+    let run = Run::new();
+    power11(&run, &["solve", "--variant", "mini", "--goal", "64"], "")
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with(
+            "optimal win probability: 1.000000\npositions: ",
+        ))
+        .stdout(predicate::str::contains(
+            "data/solutions/3x3-goal64-twos-start2twos.table\n",
+        ));
+    // Solved again: read from the table.
+    power11(&run, &["solve", "--variant", "mini", "--goal", "64"], "")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("read from the table"));
+    // Advice gives the exact odds of every move.
+    power11(&run, &["--variant", "mini", "--goal", "64", "--seed", "3"], "n\na\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match(
+            r"Advice: [udlr] \((Up|Down|Left|Right)\): perfect play wins from here with probability 1\.0000; [udlr] 1\.0000(, [udlr] 1\.0000)*\.\n",
+        ).unwrap());
+    // The optimal player wins every game.
+    let ran = power11(
+        &run,
+        &[
+            "bench",
+            "--json",
+            "--player",
+            "optimal",
+            "--variant",
+            "mini",
+            "--goal",
+            "64",
+            "--games",
+            "50",
+            "--seed",
+            "1",
+        ],
+        "",
+    )
+    .assert()
+    .success();
+    let report: serde_json::Value = serde_json::from_slice(&ran.get_output().stdout).unwrap();
+    assert_eq!(
+        (report["wins"].as_u64(), report["player"].as_str()),
+        (Some(50), Some("optimal"))
+    );
+    let ran = power11(
+        &run,
+        &[
+            "--autoplay",
+            "optimal",
+            "--variant",
+            "mini",
+            "--goal",
+            "64",
+            "--seed",
+            "4",
+        ],
+        "",
+    )
+    .assert()
+    .success();
+    let stdout = String::from_utf8(ran.get_output().stdout.clone()).unwrap();
+    assert!(stdout.contains("YOU WON WITH A SCORE OF "), "{stdout}");
+    assert_eq!(autoplay_moves(&stdout).len() + 1, screens(&stdout).len());
+}
+
+#[test]
+fn out_writes_the_table_where_asked() {
+    // 2s and 4s to 32: every game can still be won (it takes a goal of 256 for the odds to fall
+    // below one, 0.995710; that solve is too slow for a test build).
+    let run = Run::new();
+    power11(
+        &run,
+        &["solve", "--size", "3", "--goal", "32", "--out", "t.table"],
+        "",
+    )
+    .assert()
+    .success()
+    .stdout(predicate::str::starts_with(
+        "optimal win probability: 1.000000\n",
+    ))
+    .stdout(predicate::str::ends_with("table: t.table\n"));
+    assert!(run.path("t.table").is_file());
+    assert!(
+        !run.path("data").exists(),
+        "nothing written to the data directory"
+    );
+}
+
+#[test]
+fn the_exact_player_is_refused_where_it_cannot_play() {
+    let run = Run::new();
+    for args in [
+        &["bench", "--player", "optimal", "--games", "1"][..],
+        &["--autoplay", "optimal"],
+        &["solve"],
+        &["solve", "--variant", "mini", "--goal", "none"],
+        &["solve", "--variant", "mini", "--spawn", "edge"],
+    ] {
+        power11(&run, args, "")
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::starts_with("power11: the exact player "));
+    }
+}
+
+#[test]
+fn a_damaged_table_is_reported_and_solved_again() {
+    let run = Run::new();
+    let args = ["solve", "--variant", "mini", "--goal", "32"];
+    power11(&run, &args, "").assert().success();
+    let path = run.path("data/solutions/3x3-goal32-twos-start2twos.table");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x55;
+    std::fs::write(&path, &bytes).unwrap();
+    power11(&run, &args, "")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "the table is damaged (its checksum does not match); solving again",
+        ))
+        .stdout(predicate::str::contains("solved in"));
+}
