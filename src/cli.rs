@@ -17,6 +17,7 @@ use crate::session::{MemoryStore, MenuStyle, Session, Settings};
 use crate::size::Size;
 use crate::store::FileStore;
 use crate::tables;
+use crate::tui::{self, ColorMode};
 use anyhow::Context;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
@@ -54,6 +55,14 @@ pub(crate) struct Cli {
     /// Let the computer play one game in the console, then exit.
     #[arg(long, value_name = "PLAYER", value_parser = named::<PlayerKind>())]
     autoplay: Option<PlayerKind>,
+
+    /// Play full-screen: arrow keys, coloured tiles, one board redrawn in place.
+    #[arg(long, conflicts_with = "autoplay")]
+    tui: bool,
+
+    /// Colours in the full-screen mode (`auto` follows `NO_COLOR` and the terminal).
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"], requires = "tui")]
+    color: String,
 
     /// With --autoplay: wait this many milliseconds after each move.
     #[arg(long, value_name = "MS", requires = "autoplay")]
@@ -298,6 +307,11 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
         }
         None => None,
     };
+    if cli.tui && !(io::stdin().is_terminal() && io::stdout().is_terminal()) {
+        let message = "--tui needs a terminal on standard input and output; \
+                       without one, play the line interface (power11 without --tui)";
+        return Err(UsageError(message.to_string()).into());
+    }
     let menu = if rules.variant() == Variant::Power11 && cli.rules.size.is_none() {
         MenuStyle::EasyHard
     } else {
@@ -337,6 +351,15 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
     let mut session = Session::new(settings, rng, store, player);
     if let Some(timeline) = first_game {
         session.start_from(timeline);
+    }
+    if cli.tui {
+        let colors = ColorMode::choose(
+            &cli.color,
+            std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+            std::env::var("COLORTERM").ok().as_deref(),
+        );
+        out.flush()?;
+        return Ok(tui::run(session, colors)?);
     }
     let stdin = io::stdin();
     Console::new(session, stdin.lock(), &mut out).run()?;

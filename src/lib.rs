@@ -64,6 +64,8 @@ pub mod save;
 pub mod store;
 #[cfg(feature = "cli")]
 pub mod tables;
+#[cfg(feature = "cli")]
+pub mod tui;
 
 pub use board::{Board, BoardError, exponent_of, tile_value};
 #[cfg(feature = "cli")]

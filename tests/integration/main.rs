@@ -11,4 +11,5 @@ mod players;
 mod properties;
 mod reliability;
 mod session;
+mod tui;
 mod variants;
