@@ -503,7 +503,6 @@ fn on_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, key: KeyEvent) -> boo
                 }
                 (_, Some('r')) => Some(Command::Resume),
                 (_, Some('q')) => return false,
-                _ if key.code == KeyCode::Esc => return false,
                 _ => None,
             };
             if let Some(command) = command {
@@ -566,7 +565,7 @@ fn on_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, key: KeyEvent) -> boo
                     ui.unsaved = false;
                 }
                 (_, Some('?')) => ui.help = !ui.help,
-                (KeyCode::Esc, _) | (_, Some('q')) => {
+                (_, Some('q')) => {
                     if ui.unsaved && !confirming {
                         ui.confirm_leave = true;
                         ui.status =

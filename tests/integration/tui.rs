@@ -8,7 +8,7 @@ use power11::text::parse_save;
 /// Runs `power11 --tui args` in a pseudo-terminal of 40x120 in `run`'s directory, types
 /// `keys` once the program has taken the screen, and gives what it wrote to the terminal.
 /// Fails (never hangs) if the program does not finish within 20 s.
-fn in_terminal(run: &Run, args: &str, keys: &[u8]) -> Vec<u8> {
+fn in_terminal(run: &Run, args: &str, keys: &[&[u8]]) -> Vec<u8> {
     use std::io::{Read, Write};
     use std::sync::{Arc, Mutex};
     use std::time::{Duration, Instant};
@@ -50,12 +50,11 @@ fn in_terminal(run: &Run, args: &str, keys: &[u8]) -> Vec<u8> {
         std::thread::sleep(Duration::from_millis(20));
     }
     let mut stdin = child.stdin.take().unwrap();
-    for &key in keys {
-        stdin.write_all(&[key]).unwrap();
+    // One key (an arrow's whole escape sequence) per write, as a terminal sends them.
+    for key in keys {
+        stdin.write_all(key).unwrap();
         stdin.flush().unwrap();
-        if key != 0x1b && key != b'[' {
-            std::thread::sleep(Duration::from_millis(30));
-        }
+        std::thread::sleep(Duration::from_millis(30));
     }
     loop {
         if let Some(status) = child.try_wait().unwrap() {
@@ -84,7 +83,11 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 fn arrow_keys_save_and_the_terminal_is_restored() {
     let run = Run::new();
     // h: a Hard game; Left and Up as the arrow keys send them; s: save; q: menu; q: quit.
-    let screen = in_terminal(&run, "--seed 1", b"h\x1b[D\x1b[Asqq");
+    let screen = in_terminal(
+        &run,
+        "--seed 1",
+        &[b"h", b"\x1b[D", b"\x1b[A", b"s", b"q", b"q"],
+    );
     let saved = std::fs::read_to_string(run.path("power11.saved")).unwrap();
     let timeline = parse_save(&saved).unwrap();
     assert_eq!(
@@ -121,7 +124,7 @@ fn a_game_saved_in_the_line_interface_resumes_full_screen() {
     run.run(&["--seed", "2"], "e\nl\nu\nr\ns\n");
     let before = std::fs::read_to_string(run.path("power11.saved")).unwrap();
     // r: resume; b: undo; s: save; q q: leave.
-    in_terminal(&run, "", b"rbsqq");
+    in_terminal(&run, "", &[b"r", b"b", b"s", b"q", b"q"]);
     let after = std::fs::read_to_string(run.path("power11.saved")).unwrap();
     let (before, after) = (parse_save(&before).unwrap(), parse_save(&after).unwrap());
     assert_eq!(
@@ -133,7 +136,7 @@ fn a_game_saved_in_the_line_interface_resumes_full_screen() {
 #[test]
 fn ctrl_c_leaves_at_once_and_restores_the_terminal() {
     let run = Run::new();
-    let screen = in_terminal(&run, "--seed 1", b"hl\x03");
+    let screen = in_terminal(&run, "--seed 1", &[b"h", b"l", b"\x03"]);
     assert!(contains(&screen, b"\x1b[?1049l") && contains(&screen, b"\x1b[?25h"));
     assert!(!run.path("power11.saved").exists(), "nothing saved");
 }
