@@ -78,12 +78,24 @@ pub(crate) struct Cli {
 }
 
 const AFTER_HELP: &str = "\
-Commands in a game: u d l r (move), s (save to power11.saved), b (back/undo), a (advice), q (quit).
+Commands in a game: u d l r (move), s (save to power11.saved), b (back/undo), a (advice),
+q (quit to the menu; unsaved moves are lost). Every non-blank character of a line is one key.
+
+Files:
+  power11.saved     the saved game, in the current directory: Score lines and framed boards,
+                    oldest state first (files of other Power-11 programs are read too)
+  --board FILE      n lines of n numbers (0 = empty), n*n numbers one per line, a framed
+                    board, or a whole save; n is 3 to 8
+  best scores and solved 3x3 tables live in $POWER11_DATA_DIR, else the platform's data
+  directory (~/.local/share/power11 on Linux)
+
 Examples:
   power11                                play Power-11 (menu: e = Easy 5x5, h = Hard 4x4)
+  power11 --tui                          the same, full-screen with the arrow keys
   power11 --variant classic              classic 2048 with best score and keep-playing
   power11 --board B1.txt --variant edge  start from a board file
   power11 --autoplay expectimax --seed 1 watch the search player win
+  power11 solve --variant mini           solve 3x3 to 512 exactly (then --player optimal)
   power11 bench --player random --games 100000 --jobs 1";
 
 #[derive(Subcommand, Debug)]
@@ -382,9 +394,26 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
             .max_moves
             .unwrap_or_else(|| default_attempt_limit(&rules)),
     };
-    let bar = io::stderr()
-        .is_terminal()
-        .then(|| indicatif::ProgressBar::new(args.games));
+    let bar = io::stderr().is_terminal().then(|| {
+        let label = format!("{} on {}", args.player.name(), rules.variant().name());
+        // One game shows a spinner; more show a bar. Both tick from the start, so the clock
+        // runs before the first (possibly long) game ends.
+        let (bar, template) = if args.games == 1 {
+            (
+                indicatif::ProgressBar::new_spinner(),
+                "{spinner} {msg} [{elapsed_precise}] playing one game",
+            )
+        } else {
+            (
+                indicatif::ProgressBar::new(args.games),
+                "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} games, ETA {eta}",
+            )
+        };
+        bar.set_style(indicatif::ProgressStyle::with_template(template).expect("a valid template"));
+        bar.set_message(label);
+        bar.enable_steady_tick(Duration::from_millis(200));
+        bar
+    });
     let tick = || {
         if let Some(bar) = &bar {
             bar.inc(1);

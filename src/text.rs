@@ -181,7 +181,7 @@ pub fn render_game_screen(game: &Game, best: Option<Score>, location: &str) -> S
     text.push_str("Moves: u = Up, d = Down, l = Left, r = Right\n");
     let _ = writeln!(
         text,
-        "Other: s = Save to {location}, b = Back (undo), a = Advice, q = Quit to the menu"
+        "Other: s = Save to {location}, b = Back (undo), a = Advice, q = Quit to the menu (unsaved moves are lost)"
     );
     text
 }

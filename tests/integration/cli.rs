@@ -44,7 +44,7 @@ fn game_screen_lists_the_options() {
     let ran = run(&["--seed", "1"], "h\n");
     assert!(ran.stdout.ends_with(
         "Moves: u = Up, d = Down, l = Left, r = Right\n\
-         Other: s = Save to power11.saved, b = Back (undo), a = Advice, q = Quit to the menu\n"
+         Other: s = Save to power11.saved, b = Back (undo), a = Advice, q = Quit to the menu (unsaved moves are lost)\n"
     ));
 }
 
@@ -152,7 +152,10 @@ fn arrow_keys_typed_in_line_mode_are_moves_and_control_keys_are_shown_safely() {
 #[test]
 fn q_in_a_game_goes_back_to_the_menu() {
     let ran = run(&["--seed", "1"], "h\nq\nq\n");
-    assert!(ran.stdout.ends_with(&format!("to the menu\n{MENU}")));
+    assert!(
+        ran.stdout
+            .ends_with(&format!("to the menu (unsaved moves are lost)\n{MENU}"))
+    );
 }
 
 #[test]

@@ -129,7 +129,7 @@ Welcome to Power-11!
 /// The two lines under the board on the game screen.
 pub(crate) const KEYS: &str = "\
 Moves: u = Up, d = Down, l = Left, r = Right
-Other: s = Save to power11.saved, b = Back (undo), a = Advice, q = Quit to the menu
+Other: s = Save to power11.saved, b = Back (undo), a = Advice, q = Quit to the menu (unsaved moves are lost)
 ";
 
 /// Runs `power11 args` with `stdin` in `run`'s directory and checks the whole stdout, an empty
