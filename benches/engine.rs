@@ -101,5 +101,37 @@ fn expectimax_decision(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, moves, random_game, expectimax_decision);
+/// One full-screen frame of a 4x4 game: built ([`render`]) and written as terminal output into
+/// a buffer, as `--tui` does for every redraw.
+fn tui_frame(c: &mut Criterion) {
+    use power11::session::{MenuStyle, Screen};
+    use power11::tui::{ColorMode, View, render};
+    let rules = Rules::classic();
+    let game = power11::Game::from_board(rules, mid_game());
+    c.bench_function("tui_frame_4x4_truecolor", |b| {
+        b.iter(|| {
+            let view = View {
+                screen: Screen::Game {
+                    game: &game,
+                    best: Some(20_000),
+                },
+                rules: &rules,
+                menu: MenuStyle::OneSize,
+                new_tile: Some((3, 3)),
+                status: "Game saved to power11.saved.",
+                advised: None,
+                autoplay: false,
+                help: false,
+                colors: ColorMode::TrueColor,
+            };
+            let mut out = Vec::with_capacity(8192);
+            render(black_box(&view), 120, 40)
+                .write_to(&mut out)
+                .expect("writing to memory");
+            black_box(out)
+        });
+    });
+}
+
+criterion_group!(benches, moves, random_game, expectimax_decision, tui_frame);
 criterion_main!(benches);
