@@ -149,3 +149,16 @@ pub(crate) fn check_error(args: &[&str], stdin: &str, code: i32, expected_stderr
     assert_eq!(ran.stderr, expected_stderr, "stderr of {args:?}");
     assert_eq!((ran.code, ran.stdout.as_str()), (code, ""), "{args:?}");
 }
+
+/// `power11 args` in `run`'s directory (its data directory inside), with `stdin` typed, ready
+/// for `assert_cmd`'s `.assert()`; it may take 60 s at most.
+pub(crate) fn power11(run: &Run, args: &[&str], stdin: &str) -> assert_cmd::Command {
+    let mut command = assert_cmd::Command::cargo_bin("power11").unwrap();
+    command
+        .args(args)
+        .current_dir(run.dir.path())
+        .env("POWER11_DATA_DIR", run.path("data"))
+        .write_stdin(stdin.to_string())
+        .timeout(std::time::Duration::from_secs(60));
+    command
+}

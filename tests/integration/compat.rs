@@ -1,21 +1,9 @@
 //! Power-11 compatibility (issue: files and input the way other Power-11 programs write and read
 //! them), through the real binary, asserted the way `assert_cmd` users do, with `predicates`.
 
-use crate::common::{MENU, Run, fixture, screens};
-use assert_cmd::Command;
+use crate::common::{MENU, Run, fixture, power11, screens};
 use power11::Board;
 use predicates::prelude::*;
-
-/// `power11 args` in `run`'s directory with `stdin`, ready for `.assert()`.
-fn power11(run: &Run, args: &[&str], stdin: &str) -> Command {
-    let mut command = Command::cargo_bin("power11").unwrap();
-    command
-        .args(args)
-        .current_dir(run.dir.path())
-        .env("POWER11_DATA_DIR", run.path("data"))
-        .write_stdin(stdin.to_string());
-    command
-}
 
 /// A save file read the way the other Power-11 programs read one: states one after the other,
 /// each a score line and a framed board, oldest first; the game resumes at the last one. It

@@ -2,19 +2,8 @@
 //! tables small; the full figures (mini to 512, 2/4 to 512) are in the README, measured in
 //! release.
 
-use crate::common::{Run, autoplay_moves, screens};
-use assert_cmd::Command;
+use crate::common::{Run, autoplay_moves, power11, screens};
 use predicates::prelude::*;
-
-fn power11(run: &Run, args: &[&str], stdin: &str) -> Command {
-    let mut command = Command::cargo_bin("power11").unwrap();
-    command
-        .args(args)
-        .current_dir(run.dir.path())
-        .env("POWER11_DATA_DIR", run.path("data"))
-        .write_stdin(stdin.to_string());
-    command
-}
 
 #[test]
 fn solve_prints_the_odds_and_stores_a_table_that_players_and_advice_use() {

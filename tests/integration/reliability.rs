@@ -2,22 +2,10 @@
 //! unbounded), through the real binary. Unix only: links, modes, FIFOs and signals.
 #![cfg(unix)]
 
-use crate::common::{MENU, Run};
-use assert_cmd::Command;
+use crate::common::{MENU, Run, power11};
 use predicates::prelude::*;
 use std::os::unix::fs::{PermissionsExt, symlink};
 use std::time::Duration;
-
-fn power11(run: &Run, args: &[&str], stdin: &str) -> Command {
-    let mut command = Command::cargo_bin("power11").unwrap();
-    command
-        .args(args)
-        .current_dir(run.dir.path())
-        .env("POWER11_DATA_DIR", run.path("data"))
-        .write_stdin(stdin.to_string())
-        .timeout(Duration::from_secs(20));
-    command
-}
 
 /// Every file in `dir` but the save and the data directory: what a save left behind.
 fn temporary_files(dir: &std::path::Path) -> Vec<String> {
