@@ -20,9 +20,10 @@ use crossterm::event::{self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind
 use crossterm::style::SetForegroundColor;
 use crossterm::style::{Attribute, Color, Print, ResetColor, SetAttribute, SetBackgroundColor};
 use crossterm::{cursor, execute, queue, terminal};
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
 /// How colours are drawn.
@@ -421,42 +422,67 @@ pub fn run<S: Store>(mut session: Session<S>, colors: ColorMode) -> io::Result<(
         unsaved: false,
         confirm_leave: false,
     };
+    // Terminal events are read on their own thread, so that this loop always wakes up to see
+    // a signal (SIGTERM, SIGHUP) or a terminal that went away, even if reading would block or
+    // spin (crossterm reads a closed terminal's end of input again and again).
+    let (sender, events) = mpsc::channel();
+    std::thread::spawn(move || {
+        while let Ok(event) = event::read() {
+            if sender.send(event).is_err() {
+                break;
+            }
+        }
+    });
+    let mut dirty = true;
     loop {
-        draw(&mut terminal, &session, &ui, colors)?;
         if stop.load(Ordering::Relaxed) {
             break;
+        }
+        // Drawn only when something changed: an idle screen is not redrawn, so it never flickers.
+        if dirty {
+            draw(&mut terminal, &session, &ui, colors)?;
+            dirty = false;
         }
         let pace = if ui.autoplay {
             Duration::from_millis(120)
         } else {
             Duration::from_millis(250)
         };
-        if !event::poll(pace)? {
-            if ui.autoplay {
-                if let Screen::Game { .. } = session.screen() {
-                    play(&mut session, &mut ui, Command::ComputerMove);
-                } else {
-                    ui.autoplay = false;
-                }
-            }
-            continue;
-        }
-        match event::read()? {
-            TermEvent::Key(key) if key.kind != KeyEventKind::Release => {
-                if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
-                    break;
+        let event = match events.recv_timeout(pace) {
+            Ok(event) => event,
+            Err(RecvTimeoutError::Timeout) => {
+                if !io::stdout().is_terminal() {
+                    break; // The terminal is gone.
                 }
                 if ui.autoplay {
-                    ui.autoplay = false;
-                    ui.status = "You have the game back.".to_string();
-                    continue;
+                    if let Screen::Game { .. } = session.screen() {
+                        play(&mut session, &mut ui, Command::ComputerMove);
+                    } else {
+                        ui.autoplay = false;
+                    }
+                    dirty = true;
                 }
-                if !on_key(&mut session, &mut ui, key) {
-                    break;
-                }
+                continue;
             }
-            _ => {} // A resize: the next frame is drawn for the new size.
+            Err(RecvTimeoutError::Disconnected) => break,
+        };
+        dirty = true;
+        if let TermEvent::Key(key) = event
+            && key.kind != KeyEventKind::Release
+        {
+            if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
+                break;
+            }
+            if ui.autoplay {
+                ui.autoplay = false;
+                ui.status = "You have the game back.".to_string();
+                continue;
+            }
+            if !on_key(&mut session, &mut ui, key) {
+                break;
+            }
         }
+        // Any other event (a resize) only redraws, for the new size.
     }
     session.close();
     drop(terminal);

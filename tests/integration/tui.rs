@@ -150,3 +150,74 @@ fn tui_without_a_terminal_exits_2_with_its_reason() {
         "power11: --tui needs a terminal on standard input and output; without one, play the line interface (power11 without --tui)\n"
     );
 }
+
+/// The pid of the first child of `parent`, if it has one (Linux `/proc`).
+fn child_of(parent: u32) -> Option<u32> {
+    std::fs::read_dir("/proc")
+        .ok()?
+        .flatten()
+        .find_map(|entry| {
+            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            // `pid (name) state ppid ...`: the name may hold blanks, so read after its `)`.
+            let ppid: u32 = stat
+                .rsplit(')')
+                .next()?
+                .split_whitespace()
+                .nth(1)?
+                .parse()
+                .ok()?;
+            (ppid == parent).then_some(pid)
+        })
+}
+
+/// Regression: when its terminal went away (the terminal window closed), the program spun at
+/// full speed forever, reading the end of the input, and never saw the SIGHUP.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_terminal_that_goes_away_ends_the_program() {
+    let run = Run::new();
+    let bin = assert_cmd::cargo::cargo_bin("power11");
+    let command = format!("exec '{}' --tui --seed 1", bin.display());
+    let mut script = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(run.dir.path())
+        .env("POWER11_DATA_DIR", run.path("data"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let program = loop {
+        if let Some(pid) = child_of(script.id()) {
+            break pid;
+        }
+        assert!(
+            started.elapsed().as_secs() < 10,
+            "the program did not start"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    // Closing the terminal's other end, as a terminal window does when it closes.
+    script.kill().unwrap();
+    script.wait().unwrap();
+    let gone = std::time::Instant::now();
+    while std::path::Path::new(&format!("/proc/{program}")).exists() {
+        let state = std::fs::read_to_string(format!("/proc/{program}/stat")).unwrap_or_default();
+        if state
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z'))
+        {
+            break; // Exited, not yet reaped.
+        }
+        if gone.elapsed().as_secs() >= 5 {
+            let _ = std::process::Command::new("kill")
+                .args(["-9", &program.to_string()])
+                .status();
+            panic!("the program still runs 5 s after its terminal went away");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
