@@ -150,6 +150,12 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), FileError> {
         source,
     };
     let target = resolve_links(path).map_err(io_error)?;
+    // A device or a FIFO (a link to /dev/null, say) is not a file to replace.
+    if std::fs::metadata(&target).is_ok_and(|meta| !meta.is_file()) {
+        return Err(FileError::NotRegular {
+            path: path.to_path_buf(),
+        });
+    }
     let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -167,10 +173,21 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), FileError> {
     // Held until the rename: a file with this prefix that can be locked was left by a process
     // that died while saving.
     file.as_file().lock().map_err(io_error)?;
-    if let Ok(meta) = std::fs::metadata(&target) {
-        file.as_file()
+    match std::fs::metadata(&target) {
+        Ok(meta) => file
+            .as_file()
             .set_permissions(meta.permissions())
-            .map_err(io_error)?;
+            .map_err(io_error)?,
+        // A new file gets the usual mode of a user's file (the temporary file is 0600).
+        #[cfg(unix)]
+        Err(_) => {
+            use std::os::unix::fs::PermissionsExt;
+            file.as_file()
+                .set_permissions(std::fs::Permissions::from_mode(0o644))
+                .map_err(io_error)?;
+        }
+        #[cfg(not(unix))]
+        Err(_) => {}
     }
     file.write_all(contents)
         .and_then(|()| file.as_file().sync_all())

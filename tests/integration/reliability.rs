@@ -208,3 +208,37 @@ fn an_unreadable_best_score_file_is_never_written() {
         .stdout(predicate::str::contains("Could not save").not());
     assert!(run.path("data/best-scores.txt/keep").is_dir());
 }
+
+/// Regression (found by a hostile user): a save through a link to a device or a FIFO replaced
+/// it with a regular file (`/dev/null` itself, when run as root). Saving refuses such a target.
+#[test]
+fn a_save_never_replaces_a_device_or_a_fifo() {
+    let run = Run::new();
+    let status = std::process::Command::new("mkfifo")
+        .arg(run.path("pipe"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    symlink("pipe", run.path("power11.saved")).unwrap();
+    power11(&run, &["--seed", "1"], "h\ns\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Could not save the game: power11.saved: not a regular file\n",
+        ));
+    use std::os::unix::fs::FileTypeExt;
+    assert!(
+        std::fs::metadata(run.path("pipe"))
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+    // A new save is an ordinary user file (0644), not the temporary file's 0600.
+    let run = Run::new();
+    power11(&run, &["--seed", "1"], "h\ns\n").assert().success();
+    let mode = std::fs::metadata(run.path("power11.saved"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o644);
+}

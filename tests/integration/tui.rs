@@ -157,17 +157,17 @@ fn child_of(parent: u32) -> Option<u32> {
         .ok()?
         .flatten()
         .find_map(|entry| {
-            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+            let process: u32 = entry.file_name().to_str()?.parse().ok()?;
             let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
             // `pid (name) state ppid ...`: the name may hold blanks, so read after its `)`.
-            let ppid: u32 = stat
+            let its_parent: u32 = stat
                 .rsplit(')')
                 .next()?
                 .split_whitespace()
                 .nth(1)?
                 .parse()
                 .ok()?;
-            (ppid == parent).then_some(pid)
+            (its_parent == parent).then_some(process)
         })
 }
 
