@@ -169,7 +169,7 @@ fn read_table(path: &Path) -> io::Result<(Table, Vec<(usize, String)>)> {
                 let best = scores.entry(key).or_insert(score);
                 *best = (*best).max(score);
             }
-            None => skipped.push((i + 1, line.trim().chars().take(60).collect())),
+            None => skipped.push((i + 1, crate::text::shorten(line.trim()))),
         }
     }
     Ok((scores, skipped))

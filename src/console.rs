@@ -13,7 +13,7 @@
 use crate::direction::Direction;
 use crate::session::{Command, Event, MenuStyle, Screen, Session, Store};
 use crate::size::Size;
-use crate::text::{advice_line, render_end_screen, render_game_screen, render_menu};
+use crate::text::{advice_line, render_end_screen, render_game_screen, render_menu, visible};
 use std::fmt::Display;
 use std::io::{self, BufRead, Write};
 
@@ -59,17 +59,6 @@ fn keys(line: &str) -> Vec<Key> {
         keys.push(Key::Char(c));
     }
     keys
-}
-
-/// `c` as it can be shown on a terminal: control characters in caret notation (`^[` for ESC,
-/// `^@` for NUL), so that echoing a key never sends the terminal a control sequence.
-fn visible(c: char) -> String {
-    match c {
-        '\u{0}'..='\u{1f}' => format!("^{}", char::from(c as u8 + 64)),
-        '\u{7f}' => "^?".to_string(),
-        c if c.is_control() => c.escape_unicode().to_string(),
-        c => c.to_string(),
-    }
 }
 
 /// What a key typed by the player amounts to.

@@ -316,13 +316,25 @@ fn parse_cell(text: &str) -> Result<u8, Problem> {
     Ok(exponent_of(value)?)
 }
 
-/// At most 30 characters of `text`, for messages that quote input.
-fn shorten(text: &str) -> String {
-    if text.chars().count() <= 30 {
-        text.to_string()
-    } else {
-        text.chars().take(30).chain("...".chars()).collect()
+/// `c` as it can be shown on a terminal: control characters in caret notation (`^[` for ESC,
+/// `^@` for NUL), so that echoing a key never sends the terminal a control sequence.
+pub fn visible(c: char) -> String {
+    match c {
+        '\u{0}'..='\u{1f}' => format!("^{}", char::from(c as u8 + 64)),
+        '\u{7f}' => "^?".to_string(),
+        c if c.is_control() => c.escape_unicode().to_string(),
+        c => c.to_string(),
     }
+}
+
+/// At most 30 characters of `text`, for messages that quote input, control characters shown
+/// in caret notation (a damaged file must not send the terminal escape sequences).
+pub(crate) fn shorten(text: &str) -> String {
+    let mut out: String = text.chars().take(30).map(visible).collect();
+    if text.chars().count() > 30 {
+        out.push_str("...");
+    }
+    out
 }
 
 /// The score a line gives, if it is a score line: `Score: N` (as this program and most others
@@ -475,13 +487,15 @@ fn parse_framed_board(
             );
         }
         if rows == Size::MAX {
-            return fail(
-                i + 1,
-                Problem::RowCount {
+            // A ninth row: a 9x9 (or larger) board is a size, not a miscount.
+            let problem = match Size::new(per_row) {
+                Err(e) => Problem::Board(BoardError::BadSize(e)),
+                Ok(_) => Problem::RowCount {
                     expected: per_row,
                     found: rows + 1,
                 },
-            );
+            };
+            return fail(i + 1, problem);
         }
         cells.extend(row);
         rows += 1;
@@ -723,6 +737,20 @@ Score: 4
         let truncated = EXAMPLE.lines().take(4).collect::<Vec<_>>().join("\n") + "\n";
         assert_eq!(save_error(&truncated).problem, Problem::MissingBottomFrame);
         assert_eq!(save_error("").problem, Problem::Empty);
+    }
+
+    #[test]
+    fn a_nine_by_nine_board_is_a_size_not_a_miscount() {
+        let row = format!("#{}#", ["   2"; 9].join("|"));
+        let frame = "#".repeat(row.len());
+        let text = format!(
+            "Score: 0\n{frame}\n{}{frame}\n",
+            format!("{row}\n").repeat(9)
+        );
+        assert_eq!(
+            save_error(&text).to_string(),
+            "line 11: board size 9 is not between 3 and 8"
+        );
     }
 
     #[test]

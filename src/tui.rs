@@ -103,6 +103,8 @@ impl Span {
 pub struct Frame {
     /// The lines, top to bottom.
     pub lines: Vec<Vec<Span>>,
+    /// The window was too small: the frame only says so (and game keys wait).
+    pub cramped: bool,
 }
 
 impl Frame {
@@ -198,8 +200,9 @@ pub struct View<'a> {
     pub colors: ColorMode,
 }
 
+/// The key help under the board: it fits an 80-column terminal.
 const KEYS_LINE: &str =
-    "arrows/h j k/u d r l move  b undo  s save  a advice  p computer  n new  ? help  q menu";
+    "arrows hjk udlr: move  b undo  s save  a advice  p auto  n new  ? help  q menu";
 
 /// The frame for `view`, for a terminal of `width` x `height` characters.
 pub fn render(view: &View<'_>, width: usize, height: usize) -> Frame {
@@ -216,23 +219,29 @@ pub fn render(view: &View<'_>, width: usize, height: usize) -> Frame {
     if view.help {
         frame.line(vec![]);
         for line in [
-            "Move: the arrow keys, h (left) j (down) k (up), or u d l r as in the line game",
-            "b or Backspace: undo one move      s: save to the save file",
-            "a: advice (the advised move and why)      p: the computer plays (any key takes over)",
-            "n: new game      q: back to the menu (asks first if moves are unsaved)",
-            "Ctrl-C: leave at once      ?: this help",
+            "Move: arrows, h (left) j (down) k (up), or u d l r as in the line game",
+            "b, Backspace: undo one move    s: save to the save file",
+            "a: advice, the move and why    p: the computer plays (a key takes over)",
+            "n: new game    q: the menu (both ask first if moves are unsaved)",
+            "Ctrl-C: leave at once    ?: this help",
         ] {
             frame.line(vec![Span::plain(line)]);
         }
     }
     let needed = (frame.width(), frame.lines.len());
     if needed.0 > width || needed.1 > height {
-        let mut small = Frame::default();
-        small.line(vec![Span::plain(format!(
-            "Window too small: the board needs {}x{}, this one is {width}x{height}.",
-            needed.0, needed.1
-        ))]);
-        small.line(vec![Span::plain("Make it larger, or press q to go back.")]);
+        let mut small = Frame {
+            cramped: true,
+            ..Frame::default()
+        };
+        for line in [
+            "Window too small:".to_string(),
+            format!("needs {}x{},", needed.0, needed.1),
+            format!("has {width}x{height}."),
+            "Enlarge it, or q.".to_string(),
+        ] {
+            small.line(vec![Span::plain(line)]);
+        }
         return small;
     }
     frame
@@ -397,8 +406,10 @@ struct Ui {
     help: bool,
     /// Moves were made since the game was saved (or started).
     unsaved: bool,
-    /// `q` was pressed once with unsaved moves.
-    confirm_leave: bool,
+    /// The key (`q` or `n`) pressed once with unsaved moves, which a second press confirms.
+    pending: Option<char>,
+    /// The last frame said the window is too small: game keys wait.
+    cramped: bool,
 }
 
 /// Runs `session` full-screen until `q` at the menu, Ctrl-C, SIGTERM or SIGHUP.
@@ -420,7 +431,8 @@ pub fn run<S: Store>(mut session: Session<S>, colors: ColorMode) -> io::Result<(
         autoplay: false,
         help: false,
         unsaved: false,
-        confirm_leave: false,
+        pending: None,
+        cramped: false,
     };
     // Terminal events are read on their own thread, so that this loop always wakes up to see
     // a signal (SIGTERM, SIGHUP) or a terminal that went away, even if reading would block or
@@ -440,7 +452,7 @@ pub fn run<S: Store>(mut session: Session<S>, colors: ColorMode) -> io::Result<(
         }
         // Drawn only when something changed: an idle screen is not redrawn, so it never flickers.
         if dirty {
-            draw(&mut terminal, &session, &ui, colors)?;
+            ui.cramped = draw(&mut terminal, &session, &ui, colors)?;
             dirty = false;
         }
         let pace = if ui.autoplay {
@@ -489,12 +501,13 @@ pub fn run<S: Store>(mut session: Session<S>, colors: ColorMode) -> io::Result<(
     Ok(())
 }
 
+/// Draws the screen; says whether the window was too small for it.
 fn draw<S: Store>(
     terminal: &mut Terminal,
     session: &Session<S>,
     ui: &Ui,
     colors: ColorMode,
-) -> io::Result<()> {
+) -> io::Result<bool> {
     let (width, height) = terminal::size().unwrap_or((80, 24));
     let view = View {
         screen: session.screen(),
@@ -509,16 +522,30 @@ fn draw<S: Store>(
     };
     let frame = render(&view, usize::from(width), usize::from(height));
     frame.write_to(&mut terminal.out)?;
-    terminal.out.flush()
+    terminal.out.flush()?;
+    Ok(frame.cramped)
 }
 
 /// Handles one key; false to leave the program.
 fn on_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, key: KeyEvent) -> bool {
-    let confirming = std::mem::take(&mut ui.confirm_leave);
+    let pending = ui.pending.take();
     let c = match key.code {
         KeyCode::Char(c) => Some(c.to_ascii_lowercase()),
         _ => None,
     };
+    if ui.cramped && c != Some('q') {
+        return true; // Nothing is played blind in a window too small to show the board.
+    }
+    // `q` and `n` drop unsaved moves only when pressed twice.
+    if let Some(key @ ('q' | 'n')) = c
+        && ui.unsaved
+        && pending != Some(key)
+        && matches!(session.screen(), Screen::Game { .. })
+    {
+        ui.pending = Some(key);
+        ui.status = format!("Moves not saved: {key} again drops them, s saves.");
+        return true;
+    }
     match session.screen() {
         Screen::Menu => {
             let command = match (session.menu(), c) {
@@ -587,20 +614,17 @@ fn on_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, key: KeyEvent) -> boo
                 (_, Some('n')) => {
                     report(session, ui, Command::Leave);
                     report(session, ui, Command::NewGame(size));
+                    ui.status.clear();
+                    ui.help = false;
                     ui.new_tile = None;
                     ui.unsaved = false;
                 }
                 (_, Some('?')) => ui.help = !ui.help,
                 (_, Some('q')) => {
-                    if ui.unsaved && !confirming {
-                        ui.confirm_leave = true;
-                        ui.status =
-                            "Moves not saved: q again leaves without them, s saves.".to_string();
-                    } else {
-                        ui.status.clear();
-                        ui.new_tile = None;
-                        report(session, ui, Command::Leave);
-                    }
+                    ui.status.clear();
+                    ui.help = false;
+                    ui.new_tile = None;
+                    report(session, ui, Command::Leave);
                 }
                 _ => {
                     ui.status = "Unknown key: press ? for help.".to_string();
@@ -812,10 +836,34 @@ mod tests {
             40,
             20,
         );
+        assert!(small.cramped);
+        assert_eq!(
+            small.to_text(),
+            format!(
+                "Window too small:\nneeds {}x{},\nhas 40x20.\nEnlarge it, or q.\n",
+                frame.width(),
+                frame.lines.len()
+            )
+        );
+        // Every screen of a 4x4 game, key help shown, fits an 80x24 terminal.
+        let rules = Rules::classic();
+        let g = game(
+            &[vec![2048, 0, 0, 0], vec![0; 4], vec![0; 4], vec![0; 4]],
+            rules,
+        );
+        let mut v = view(
+            Screen::Game {
+                game: &g,
+                best: Some(1),
+            },
+            &rules,
+            ColorMode::None,
+        );
+        v.help = true;
         assert!(
-            small
-                .to_text()
-                .starts_with("Window too small: the board needs ")
+            !render(&v, 80, 24).cramped,
+            "{}",
+            render(&v, 200, 60).to_text()
         );
     }
 

@@ -382,43 +382,47 @@ impl Solution {
     }
 
     fn value_of_key(&self, key: u64) -> f64 {
+        self.lookup(key).unwrap_or(0.0)
+    }
+
+    /// The value of the position with this (any) key: 1 if it holds the goal, else the table's;
+    /// `None` for a position the rules cannot reach from a start (a hand-made board), which
+    /// the table does not hold.
+    fn lookup(&self, key: u64) -> Option<f64> {
         let board = from_key(key);
         if board.max_exponent() >= self.rules.goal {
-            return 1.0;
+            return Some(1.0);
         }
         let key = canonical(key);
-        self.layers
-            .get(half_sum(key))
-            .and_then(|(keys, values)| keys.binary_search(&key).ok().map(|i| values[i]))
-            // A position the rules cannot reach (a hand-made board): valued as if reachable
-            // would need solving it; it is not in the table, so it counts as unknown (0).
-            .unwrap_or(0.0)
+        let (keys, values) = self.layers.get(half_sum(key))?;
+        keys.binary_search(&key).ok().map(|i| values[i])
     }
 
     /// The probability that perfect play wins after moving `board` toward each direction that
     /// changes it, best first (ties in the order of [`Direction::ALL`]); empty if no move
-    /// does. `None` for a board that is not 3x3 or holds a tile the table cannot (2^15 or more).
+    /// does. `None` for a board the table cannot answer: not 3x3, a tile of 2^15 or more, or a
+    /// hand-made position the rules never reach (its odds are unknown, not 0).
     pub fn move_values(&self, board: &Board) -> Option<Vec<(Direction, f64)>> {
         let packed = Board3::from_board(board)?;
-        let mut moves: Vec<(Direction, f64)> = Direction::ALL
-            .into_iter()
-            .filter_map(|d| {
-                let (slid, _) = packed.slide(d)?;
-                Some((d, self.after_slide(slid)))
-            })
-            .collect();
+        let mut moves = Vec::with_capacity(4);
+        for d in Direction::ALL {
+            if let Some((slid, _)) = packed.slide(d) {
+                moves.push((d, self.after_slide(slid)?));
+            }
+        }
         moves.sort_by(|a, b| b.1.total_cmp(&a.1));
         Some(moves)
     }
 
-    /// The probability of winning from `slid`, a board just moved, before its new tile.
-    fn after_slide(&self, slid: Board3) -> f64 {
+    /// The probability of winning from `slid`, a board just moved, before its new tile; `None`
+    /// if a position it leads to is not in the table.
+    fn after_slide(&self, slid: Board3) -> Option<f64> {
         if slid.max_exponent() >= self.rules.goal {
-            return 1.0;
+            return Some(1.0);
         }
         let empty = slid.empty_count();
         if empty == 0 {
-            return 0.0;
+            return Some(0.0);
         }
         let mut total = 0.0;
         for cell in 0..9 {
@@ -429,10 +433,10 @@ impl Solution {
             for &(p, exponent) in SolvedRules::outcomes(self.rules.fours) {
                 let mut next = slid;
                 next.set(r, c, exponent);
-                total += p * self.value_of_key(key_of(next));
+                total += p * self.lookup(key_of(next))?;
             }
         }
-        total / empty as f64
+        Some(total / empty as f64)
     }
 }
 
@@ -599,16 +603,21 @@ fn par_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync) -> Vec<U> 
     })
 }
 
-/// The player that plays a solution: always the move with the best odds.
+/// The player that plays a solution: always the move with the best odds. On a hand-made
+/// position the table does not hold, it plays the search player's move.
 #[derive(Clone, Debug)]
 pub struct OptimalPlayer {
     solution: Arc<Solution>,
+    fallback: super::Expectimax,
 }
 
 impl OptimalPlayer {
     /// A player for the rules `solution` answers.
     pub fn new(solution: Arc<Solution>) -> OptimalPlayer {
-        OptimalPlayer { solution }
+        OptimalPlayer {
+            solution,
+            fallback: super::Expectimax::default(),
+        }
     }
 
     /// The solution it plays.
@@ -622,11 +631,20 @@ impl Player for OptimalPlayer {
         "optimal"
     }
 
-    fn choose<G: Grid, R: Rng + ?Sized>(&mut self, grid: &G, _: &Rules, _: &mut R) -> Direction {
-        self.solution
+    fn choose<G: Grid, R: Rng + ?Sized>(
+        &mut self,
+        grid: &G,
+        rules: &Rules,
+        rng: &mut R,
+    ) -> Direction {
+        match self
+            .solution
             .move_values(&grid.to_board())
             .and_then(|moves| moves.first().map(|m| m.0))
-            .unwrap_or(Direction::Up)
+        {
+            Some(direction) => direction,
+            None => self.fallback.choose(grid, rules, rng),
+        }
     }
 }
 
@@ -729,6 +747,7 @@ mod tests {
                     for (d, p) in solution.move_values(&board).unwrap() {
                         let (slid, _) = packed.slide(d).unwrap();
                         let expected = reference_after(slid, &rules, &mut memo);
+                        let p: f64 = p;
                         assert!((p - expected).abs() < 1e-9, "{d}: {p} against {expected}");
                     }
                 }
@@ -799,6 +818,17 @@ mod tests {
             "the table was made for other rules (3x3, goal 32, new tiles 2, start 2 2s); \
              these are 3x3, goal 64, new tiles 2, start 2 2s"
         );
+    }
+
+    #[test]
+    fn positions_the_table_does_not_hold_have_no_odds() {
+        let rules = Rules::mini().with_goal(Some(128)).unwrap();
+        let solution = Solution::solve(&rules, &|_, _, _| {}).unwrap();
+        // Two 64s in opposite corners: no start leads here with only 2s spawning this far.
+        let board = Board::from_values(&[vec![64, 0, 0], vec![0; 3], vec![0, 0, 64]]).unwrap();
+        assert_eq!(solution.move_values(&board), None);
+        let reachable = Board::from_exponents(3, &[1, 1, 0, 0, 0, 0, 0, 0, 0]).unwrap();
+        assert!(solution.move_values(&reachable).is_some());
     }
 
     #[test]

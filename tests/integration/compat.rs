@@ -184,6 +184,10 @@ fn damaged_files_are_refused_with_their_line_and_left_untouched() {
             "power11.saved:17: 6 is not a power of two >= 2",
         ),
         (
+            good.replacen("Score: 4", "Score: \u{1b}[2J4", 1),
+            "power11.saved:8: bad score '^[[2J4': expected a whole number",
+        ),
+        (
             good.replacen("Score: 4", "Score: 4x", 1),
             "power11.saved:8: bad score '4x': expected a whole number",
         ),

@@ -4,7 +4,7 @@
 
 use crate::common::{MENU, Run, power11};
 use predicates::prelude::*;
-use std::os::unix::fs::{PermissionsExt, symlink};
+use std::os::unix::fs::{FileTypeExt, PermissionsExt, symlink};
 use std::time::Duration;
 
 /// Every file in `dir` but the save and the data directory: what a save left behind.
@@ -226,7 +226,6 @@ fn a_save_never_replaces_a_device_or_a_fifo() {
         .stdout(predicate::str::contains(
             "Could not save the game: power11.saved: not a regular file\n",
         ));
-    use std::os::unix::fs::FileTypeExt;
     assert!(
         std::fs::metadata(run.path("pipe"))
             .unwrap()
