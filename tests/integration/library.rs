@@ -10,7 +10,6 @@ fn core_dependencies() -> String {
             "normal",
             "--prefix",
             "none",
-            "--offline",
         ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
