@@ -46,8 +46,7 @@ pub trait Store {
     ) -> Result<(), Self::Error>;
 
     /// The solved table of `rules`, if the store has one (advice then gives exact odds).
-    fn table(&mut self, rules: &Rules) -> Option<Arc<Solution>> {
-        let _ = rules;
+    fn table(&mut self, _rules: &Rules) -> Option<Arc<Solution>> {
         None
     }
 }

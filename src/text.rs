@@ -90,18 +90,24 @@ fn fail<T>(line: usize, problem: Problem) -> Result<T, ParseError> {
     Err(ParseError { line, problem })
 }
 
-/// The board as the game prints it: a frame of `#`, cells right-aligned in a field of 4
-/// characters (wider if a tile needs more digits, the same width for the whole board) joined by
-/// `|`. Ends with a newline.
-pub fn render_board(board: &Board) -> String {
-    let n = board.size();
-    let width = board
+/// How wide every cell of `board` is drawn: the widest tile's digits, at least
+/// [`MIN_CELL_WIDTH`]. The line game and the full-screen mode share it.
+pub fn cell_width(board: &Board) -> usize {
+    board
         .exponents()
         .iter()
         .map(|&e| tile_value(e).to_string().len())
         .max()
         .unwrap_or(0)
-        .max(MIN_CELL_WIDTH);
+        .max(MIN_CELL_WIDTH)
+}
+
+/// The board as the game prints it: a frame of `#`, cells right-aligned in a field of 4
+/// characters (wider if a tile needs more digits, the same width for the whole board) joined by
+/// `|`. Ends with a newline.
+pub fn render_board(board: &Board) -> String {
+    let n = board.size();
+    let width = cell_width(board);
     let frame = "#".repeat(2 + n * width + (n - 1));
     let mut out = String::with_capacity((frame.len() + 1) * (n + 2));
     out.push_str(&frame);

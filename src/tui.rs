@@ -15,7 +15,7 @@ use crate::named::Named;
 use crate::rules::Rules;
 use crate::session::{Command, Event, MenuStyle, Screen, Session, Store};
 use crate::size::Size;
-use crate::text::{advice_line, end_message};
+use crate::text::{advice_line, cell_width, end_message};
 use crossterm::event::{self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crossterm::style::SetForegroundColor;
 use crossterm::style::{Attribute, Color, Print, ResetColor, SetAttribute, SetBackgroundColor};
@@ -313,13 +313,8 @@ fn render_game(
 
 fn render_board(view: &View<'_>, board: &Board, frame: &mut Frame) {
     let n = board.size();
-    let digits = board
-        .exponents()
-        .iter()
-        .map(|&e| tile_value(e).to_string().len())
-        .max()
-        .unwrap_or(1);
-    let width = digits.max(4) + 2;
+    // The line game's cell width, and a blank on each side of the number.
+    let width = cell_width(board) + 2;
     let arrow = view.advised.map(|d| match d {
         Direction::Up => "  ^ advised",
         Direction::Down => "  v advised",
@@ -721,6 +716,15 @@ mod tests {
         }
     }
 
+    /// The game screen of `g` without colour, for a `width` x `height` terminal.
+    fn render_plain_game(g: &Game, rules: &Rules, width: usize, height: usize) -> Frame {
+        let screen = Screen::Game {
+            game: g,
+            best: None,
+        };
+        render(&view(screen, rules, ColorMode::None), width, height)
+    }
+
     #[test]
     fn the_3x3_game_screen_without_colour() {
         let rules = Rules::mini();
@@ -801,18 +805,7 @@ mod tests {
         let mut rows = vec![vec![0u64; 8]; 8];
         rows[0][0] = 131_072;
         let g = game(&rows, rules);
-        let frame = render(
-            &view(
-                Screen::Game {
-                    game: &g,
-                    best: None,
-                },
-                &rules,
-                ColorMode::None,
-            ),
-            200,
-            60,
-        );
+        let frame = render_plain_game(&g, &rules, 200, 60);
         let text = frame.to_text();
         // Cells are 8 wide (6 digits + 2) and 8 of them, each followed by a blank.
         assert!(text.contains("\n  131072  "), "{text}");
@@ -824,18 +817,7 @@ mod tests {
             1 + 8 * 9
         );
         // In a window too small for it, the screen says so.
-        let small = render(
-            &view(
-                Screen::Game {
-                    game: &g,
-                    best: None,
-                },
-                &rules,
-                ColorMode::None,
-            ),
-            40,
-            20,
-        );
+        let small = render_plain_game(&g, &rules, 40, 20);
         assert!(small.cramped);
         assert_eq!(
             small.to_text(),
