@@ -10,6 +10,7 @@ mod optimal;
 mod players;
 mod properties;
 mod reliability;
+mod search;
 mod session;
 mod tui;
 mod variants;
