@@ -1,11 +1,15 @@
 //! Engine benchmarks: `cargo bench`.
 //!
 //! - one move on a 4x4 board, packed (`Board4`) and plain (`Board`), and on packed 3x3 and 5x5;
-//! - one whole random-player game on 4x4 Power-11 rules;
-//! - one expectimax decision on a mid-game 4x4 board, and on a 5x5 board (packed and plain).
+//! - a batch of random-player games on 4x4 Power-11 rules, on our engine and on a hand-tuned
+//!   baseline ([`baseline`]): the engine ratio;
+//! - one expectimax decision on early, middle and late 4x4 boards, and on a 5x5 board (packed
+//!   and plain).
+
+mod baseline;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use power11::ai::{Expectimax, RandomPlayer};
+use power11::ai::{Expectimax, RandomPlayer, SearchConfig};
 use power11::random::seeded;
 use power11::{Board, Board3, Board4, Board5, Direction, Grid, Rules, play_game};
 use std::hint::black_box;
@@ -64,31 +68,95 @@ fn board5() -> Board {
     board
 }
 
+/// How many seeded games one iteration of the random-game benchmarks plays: the same games
+/// on both engines, so the two times divide into the engine ratio.
+const GAMES_PER_BATCH: u64 = 64;
+
+/// Random-player games on our engine (`play_game`) and on the hand-tuned baseline, the same
+/// seeded games on both: `random_games_4x4_baseline / random_games_4x4` is the engine ratio
+/// (above 1: ours is faster).
 fn random_game(c: &mut Criterion) {
     let rules = Rules::power11(4).expect("4 is valid");
-    let mut seed = 0;
-    c.bench_function("random_game_4x4", |b| {
-        b.iter(|| {
-            seed += 1;
+    let engine = baseline::TableEngine::new();
+    Board4::warm_up();
+    baseline::check_same_games(&engine, 200);
+    let starts: Vec<_> = (0..GAMES_PER_BATCH)
+        .map(|seed| {
             let mut rng = seeded(seed);
-            let start = rules.new_board(&mut rng);
-            black_box(play_game(
-                &rules,
-                start,
-                &mut RandomPlayer,
-                &mut rng,
-                u64::MAX,
-            ))
+            (rules.new_board(&mut rng), rng)
+        })
+        .collect();
+    let mut group = c.benchmark_group("engine_ratio");
+    group.bench_function("random_games_4x4", |b| {
+        b.iter(|| {
+            for (start, rng) in &starts {
+                let mut rng = rng.clone();
+                black_box(play_game(
+                    &rules,
+                    *start,
+                    &mut RandomPlayer,
+                    &mut rng,
+                    u64::MAX,
+                ));
+            }
         });
     });
+    group.bench_function("random_games_4x4_baseline", |b| {
+        b.iter(|| {
+            for (start, rng) in &starts {
+                let mut rng = rng.clone();
+                black_box(engine.random_game(baseline::pack(start), &mut rng));
+            }
+        });
+    });
+    group.finish();
 }
 
+/// An early position: few tiles, so many places for the new tile (the search's widest nodes).
+fn early_game() -> Board {
+    Board::from_values(&[
+        vec![0, 0, 2, 0],
+        vec![0, 4, 0, 0],
+        vec![2, 8, 16, 0],
+        vec![32, 8, 4, 2],
+    ])
+    .expect("a valid board")
+}
+
+/// A late classic position: many distinct tiles, so the depth policy searches deepest.
+fn late_game() -> Board {
+    Board::from_values(&[
+        vec![2, 0, 0, 0],
+        vec![4, 8, 2, 0],
+        vec![64, 32, 16, 8],
+        vec![1024, 2048, 4096, 8192],
+    ])
+    .expect("a valid board")
+}
+
+/// One decision of the default search (its depth policy) on early, middle and late 4x4
+/// positions, and at a fixed depth 3 on the early one.
 fn expectimax_decision(c: &mut Criterion) {
     let rules = Rules::power11(4).expect("4 is valid");
-    let packed = Board4::from_board(&mid_game()).expect("fits");
+    let classic = Rules::classic();
     let player = Expectimax::default();
-    c.bench_function("expectimax_decision_4x4", |b| {
-        b.iter(|| black_box(player.advise(black_box(&packed), &rules)));
+    for (name, board, rules) in [
+        ("expectimax_decision_4x4_early", early_game(), &classic),
+        ("expectimax_decision_4x4", mid_game(), &rules),
+        ("expectimax_decision_4x4_late", late_game(), &classic),
+    ] {
+        let packed = Board4::from_board(&board).expect("fits");
+        c.bench_function(name, |b| {
+            b.iter(|| black_box(player.advise(black_box(&packed), rules)));
+        });
+    }
+    let depth3 = Expectimax::new(SearchConfig {
+        depth: Some(3),
+        ..SearchConfig::default()
+    });
+    let packed = Board4::from_board(&early_game()).expect("fits");
+    c.bench_function("expectimax_decision_4x4_depth3", |b| {
+        b.iter(|| black_box(depth3.advise(black_box(&packed), &classic)));
     });
     let rules5 = Rules::power11(5).expect("5 is valid");
     let plain5 = board5();

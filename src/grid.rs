@@ -8,6 +8,7 @@
 use crate::board::Board;
 use crate::direction::Direction;
 use crate::line::MAX_TILE_EXPONENT;
+use crate::size::Size;
 use std::hash::Hash;
 
 /// A square board of tile exponents (`0` = empty, `k` = the tile `2^k`).
@@ -29,6 +30,13 @@ pub trait Grid: Copy + Eq + Hash {
     /// if the move changes nothing.
     fn slide(&self, direction: Direction) -> Option<(Self, u64)>;
 
+    /// The board after sliding toward `direction`, or `None` if the move changes nothing: for
+    /// callers that do not need the points (a search), which packed boards serve from smaller
+    /// tables.
+    fn moved(&self, direction: Direction) -> Option<Self> {
+        self.slide(direction).map(|(next, _)| next)
+    }
+
     /// How many cells are empty.
     fn empty_count(&self) -> usize;
 
@@ -48,11 +56,15 @@ pub trait Grid: Copy + Eq + Hash {
 
     /// The `k`-th empty cell in row-major order, if there are more than `k`.
     fn nth_empty(&self, k: usize) -> Option<(usize, usize)> {
+        self.empty_cells().nth(k)
+    }
+
+    /// The empty cells (row, column) in row-major order.
+    fn empty_cells(&self) -> impl Iterator<Item = (usize, usize)> {
         let n = self.size();
         (0..n * n)
-            .map(|i| (i / n, i % n))
+            .map(move |i| (i / n, i % n))
             .filter(|&(r, c)| self.get(r, c) == 0)
-            .nth(k)
     }
 
     /// Row `index` (or column `index`, if `vertical`) as a key for per-line tables: 4 bits a
@@ -64,6 +76,16 @@ pub trait Grid: Copy + Eq + Hash {
             let (r, c) = if vertical { (k, index) } else { (index, k) };
             key | (usize::from(self.get(r, c).min(15)) << (4 * k))
         })
+    }
+
+    /// Every row's [`Grid::line_key`] (or every column's, if `vertical`), in order; entries past
+    /// [`Grid::size`] are 0. Packed boards read all columns from one transpose.
+    fn line_keys(&self, vertical: bool) -> [usize; Size::MAX] {
+        let mut keys = [0; Size::MAX];
+        for (i, key) in keys[..self.size()].iter_mut().enumerate() {
+            *key = self.line_key(i, vertical);
+        }
+        keys
     }
 
     /// The same position as a plain [`Board`].

@@ -51,10 +51,33 @@ pub trait Bits:
     fn or_shifted(self, value: u64, shift: usize) -> Self;
     /// How many 4-bit cells are not zero.
     fn occupied_nibbles(self) -> u32;
+    /// The board of side `n` packed in these bits with rows and columns exchanged.
+    #[must_use]
+    fn transpose(self, n: usize) -> Self {
+        transpose_nibbles(self, n)
+    }
+    /// Bit 0 of each of the first `cells` nibbles set if that nibble is zero; every other bit
+    /// clear.
+    #[must_use]
+    fn zero_nibbles(self, cells: usize) -> Self;
+    /// The index of the lowest set bit, cleared; `None` if no bit is set.
+    fn take_lowest_bit(&mut self) -> Option<usize>;
+}
+
+/// [`Bits::transpose`] for any side, one cell at a time.
+#[inline]
+fn transpose_nibbles<B: Bits>(bits: B, n: usize) -> B {
+    let mut out = B::default();
+    for r in 0..n {
+        for c in 0..n {
+            out = out.or_shifted(u64::from(bits.nibble(n * r + c)), 4 * (n * c + r));
+        }
+    }
+    out
 }
 
 macro_rules! bits {
-    ($t:ty, $low_bits:expr) => {
+    ($t:ty, $low_bits:expr, $transpose:item) => {
         impl Bits for $t {
             #[inline]
             fn nibble(self, index: usize) -> u8 {
@@ -80,11 +103,61 @@ macro_rules! bits {
                 x |= x >> 2;
                 (x & $low_bits).count_ones()
             }
+            #[inline]
+            fn zero_nibbles(self, cells: usize) -> $t {
+                // Bit 0 of each nibble becomes "this cell holds a tile"; the cells past the
+                // board's last are masked off.
+                let mut x = self | (self >> 1);
+                x |= x >> 2;
+                let all: $t = if 4 * cells >= <$t>::BITS as usize {
+                    $low_bits
+                } else {
+                    $low_bits & ((1 << (4 * cells)) - 1)
+                };
+                !x & all
+            }
+            #[inline]
+            fn take_lowest_bit(&mut self) -> Option<usize> {
+                if *self == 0 {
+                    return None;
+                }
+                let index = self.trailing_zeros() as usize;
+                *self &= *self - 1;
+                Some(index)
+            }
+            $transpose
         }
     };
 }
-bits!(u64, 0x1111_1111_1111_1111);
-bits!(u128, 0x1111_1111_1111_1111_1111_1111_1111_1111);
+bits!(
+    u64,
+    0x1111_1111_1111_1111,
+    /// Sides other than 4 go one cell at a time; 4x4 swaps cells in three masked steps
+    /// (2x2 blocks of cells, then 2x2 blocks of those), as table engines do.
+    #[inline]
+    fn transpose(self, n: usize) -> u64 {
+        if n != 4 {
+            return transpose_nibbles(self, n);
+        }
+        let a1 = self & 0xF0F0_0F0F_F0F0_0F0F;
+        let a2 = self & 0x0000_F0F0_0000_F0F0;
+        let a3 = self & 0x0F0F_0000_0F0F_0000;
+        let a = a1 | (a2 << 12) | (a3 >> 12);
+        let b1 = a & 0xFF00_FF00_00FF_00FF;
+        let b2 = a & 0x00FF_00FF_0000_0000;
+        let b3 = a & 0x0000_0000_FF00_FF00;
+        b1 | (b2 >> 24) | (b3 << 24)
+    }
+);
+bits!(
+    u128,
+    0x1111_1111_1111_1111_1111_1111_1111_1111,
+    /// One cell at a time.
+    #[inline]
+    fn transpose(self, n: usize) -> u128 {
+        transpose_nibbles(self, n)
+    }
+);
 
 /// The packed layout of an N x N board: which integer holds it. Implemented for the sizes in
 /// the one list at the bottom of this file, and for no other.
@@ -117,12 +190,18 @@ pub type Board4 = PackedBoard<4>;
 pub type Board5 = PackedBoard<5>;
 
 /// What one packed row (4 bits per cell, cell 0 in the low bits) becomes, for every row of one
-/// width.
+/// width, so that a row's move is one lookup in a table half the size of one that also held
+/// the points: each `u32` entry holds the moved row in its low `4 * width` bits, then the
+/// exponent of each tile its merges made (4 bits each, at most `width / 2` of them, 0 = none).
+///
+/// Rows of up to 16 bits also get tables of the moved row alone (`u16`), for moves whose points
+/// nobody reads ([`Grid::moved`]): a search makes millions of those, and tables half the size
+/// leave more of the cache to its evaluation table and transposition table.
 struct MoveTables {
     left: Vec<u32>,
     right: Vec<u32>,
-    left_points: Vec<u32>,
-    right_points: Vec<u32>,
+    left_rows: Vec<u16>,
+    right_rows: Vec<u16>,
 }
 
 /// The tables by row width, each built on first use.
@@ -133,6 +212,36 @@ fn pack_row(cells: &[u8]) -> u32 {
         .iter()
         .enumerate()
         .fold(0, |row, (c, &e)| row | (u32::from(e) << (4 * c)))
+}
+
+/// The table entry of a row that slides to `moved` making the tiles `merged`.
+fn table_entry(moved: &[u8], merged: &[u8]) -> u32 {
+    let n = moved.len();
+    debug_assert!(merged.len() <= n / 2 && 4 * n + 4 * (n / 2) <= 32);
+    merged
+        .iter()
+        .enumerate()
+        .fold(pack_row(moved), |entry, (k, &e)| {
+            entry | (u32::from(e) << (4 * (n + k)))
+        })
+}
+
+/// The exponents of the tiles a slide of `cells` toward cell 0 makes: tiles pair off from the
+/// leading side, each tile in at most one merge, and 15s never merge.
+fn merged_tiles(cells: &[u8]) -> Vec<u8> {
+    let tiles: Vec<u8> = cells.iter().copied().filter(|&e| e != 0).collect();
+    let mut merged = Vec::new();
+    let mut i = 0;
+    // Invariant: tiles[..i] are placed; tiles[i] has not merged yet.
+    while i < tiles.len() {
+        if i + 1 < tiles.len() && tiles[i] == tiles[i + 1] && tiles[i] != MAX_PACKED_EXPONENT {
+            merged.push(tiles[i] + 1);
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    merged
 }
 
 /// Slides a row toward cell 0 with the plain rules, except that 15s never merge: each 15 is
@@ -158,24 +267,43 @@ impl MoveTables {
         let mut t = MoveTables {
             left: vec![0; rows],
             right: vec![0; rows],
-            left_points: vec![0; rows],
-            right_points: vec![0; rows],
+            left_rows: Vec::new(),
+            right_rows: Vec::new(),
         };
         for i in 0..rows {
             let cells: Vec<u8> = (0..n).map(|c| ((i >> (4 * c)) & 0xF) as u8).collect();
-            let (left, points) = slide_row(cells.clone());
-            t.left[i] = pack_row(&left);
-            t.left_points[i] = points;
             let reversed: Vec<u8> = cells.iter().rev().copied().collect();
-            let (mut right, points) = slide_row(reversed);
+            let (left, points) = slide_row(cells.clone());
+            let merged = merged_tiles(&cells);
+            assert_eq!(
+                points,
+                merged.iter().map(|&e| 1u32 << e).sum::<u32>(),
+                "{cells:?}"
+            );
+            t.left[i] = table_entry(&left, &merged);
+            let (mut right, points) = slide_row(reversed.clone());
             right.reverse();
-            t.right[i] = pack_row(&right);
-            t.right_points[i] = points;
+            let merged = merged_tiles(&reversed);
+            assert_eq!(
+                points,
+                merged.iter().map(|&e| 1u32 << e).sum::<u32>(),
+                "{cells:?}"
+            );
+            t.right[i] = table_entry(&right, &merged);
+        }
+        if 4 * n <= 16 {
+            let row_of = |entry: &u32| (entry & ((1 << (4 * n)) - 1)) as u16;
+            t.left_rows = t.left.iter().map(row_of).collect();
+            t.right_rows = t.right.iter().map(row_of).collect();
         }
         t
     }
 }
 
+// The small move helpers are forced inline: left to itself the compiler kept `slide_rows` out
+// of line in the random-player game, where the call was 21% of the time (perf, `cargo bench
+// --bench engine -- engine_ratio`).
+#[allow(clippy::inline_always)]
 impl<const N: usize> PackedBoard<N>
 where
     Packing<N>: Layout,
@@ -227,6 +355,11 @@ where
         self.bits.field(Self::ROW_BITS * r, Self::ROW_BITS)
     }
 
+    /// Whether columns are read by transposing the whole board (4x4: a few masked shifts) or
+    /// cell by cell (other sizes, where a transpose is a loop over every cell: measured slower
+    /// on 5x5 than reading the columns).
+    const TRANSPOSES: bool = N == 4;
+
     /// Column `c` read top to bottom, packed like a row.
     #[inline]
     fn column(self, c: usize) -> usize {
@@ -235,28 +368,84 @@ where
         })
     }
 
-    /// Slides every row (`vertical == false`) or every column with `table`.
-    #[inline]
-    fn slide_lines(self, vertical: bool, table: &[u32], points: &[u32]) -> (Self, u64) {
+    /// Every column moved by `lines` (which moves one line, given as a row key, to a row
+    /// key), cell by cell: the other sizes' column move.
+    #[inline(always)]
+    fn move_columns(self, mut lines: impl FnMut(usize) -> u64) -> Self {
         let mut out = <Packing<N> as Layout>::Bits::default();
-        let mut total = 0u64;
-        for line in 0..N {
-            let index = if vertical {
-                self.column(line)
-            } else {
-                self.row(line)
-            };
-            let moved = u64::from(table[index]);
-            total += u64::from(points[index]);
-            if vertical {
-                for r in 0..N {
-                    out = out.or_shifted((moved >> (4 * r)) & 0xF, 4 * (N * r + line));
-                }
-            } else {
-                out = out.or_shifted(moved, Self::ROW_BITS * line);
+        for c in 0..N {
+            let moved = lines(self.column(c));
+            for r in 0..N {
+                out = out.or_shifted((moved >> (4 * r)) & 0xF, 4 * (N * r + c));
             }
         }
-        (PackedBoard { bits: out }, total)
+        PackedBoard { bits: out }
+    }
+
+    /// The board with rows and columns exchanged: columns move as the rows of this.
+    #[inline(always)]
+    fn transposed(self) -> Self {
+        PackedBoard {
+            bits: self.bits.transpose(N),
+        }
+    }
+
+    /// The board after a move, read from tables whose entries `row_of` turns into moved rows
+    /// (points are not computed).
+    #[inline(always)]
+    fn move_with<E: Copy>(
+        self,
+        direction: Direction,
+        left: &[E],
+        right: &[E],
+        row_of: impl Fn(E) -> u64,
+    ) -> Self {
+        let table = match direction {
+            Direction::Left | Direction::Up => left,
+            Direction::Right | Direction::Down => right,
+        };
+        match direction {
+            Direction::Left | Direction::Right => self.move_rows(table, &row_of),
+            _ if Self::TRANSPOSES => self.transposed().move_rows(table, &row_of).transposed(),
+            _ => self.move_columns(|key| row_of(table[key])),
+        }
+    }
+
+    /// Every row moved by `table`, whose entries `row_of` turns into moved rows.
+    #[inline(always)]
+    fn move_rows<E: Copy>(self, table: &[E], row_of: &impl Fn(E) -> u64) -> Self {
+        let mut out = <Packing<N> as Layout>::Bits::default();
+        for line in 0..N {
+            out = out.or_shifted(row_of(table[self.row(line)]), Self::ROW_BITS * line);
+        }
+        PackedBoard { bits: out }
+    }
+
+    /// Every row moved with `table`, and the points scored (which a caller that ignores them
+    /// does not pay for: the decoding is dead code there once inlined).
+    #[inline(always)]
+    fn slide_rows(self, table: &[u32]) -> (Self, u64) {
+        let mut out = <Packing<N> as Layout>::Bits::default();
+        let mut points = 0u64;
+        for line in 0..N {
+            let (row, line_points) = Self::decode(table[self.row(line)]);
+            out = out.or_shifted(row, Self::ROW_BITS * line);
+            points += line_points;
+        }
+        (PackedBoard { bits: out }, points)
+    }
+
+    /// A [`MoveTables`] entry's moved row and points.
+    #[inline(always)]
+    fn decode(entry: u32) -> (u64, u64) {
+        let mut points = 0;
+        let mut merged = entry >> Self::ROW_BITS;
+        for _ in 0..N / 2 {
+            // A 0 (no merge) gives 1 << 0, which the mask drops.
+            points += (1u64 << (merged & 0xF)) & !1;
+            merged >>= 4;
+        }
+        (u64::from(entry) & ((1 << Self::ROW_BITS) - 1), points)
     }
 }
 
@@ -286,12 +475,44 @@ where
     fn slide(&self, direction: Direction) -> Option<(PackedBoard<N>, u64)> {
         let t = Self::tables();
         let (next, points) = match direction {
-            Direction::Left => self.slide_lines(false, &t.left, &t.left_points),
-            Direction::Right => self.slide_lines(false, &t.right, &t.right_points),
-            Direction::Up => self.slide_lines(true, &t.left, &t.left_points),
-            Direction::Down => self.slide_lines(true, &t.right, &t.right_points),
+            Direction::Left => self.slide_rows(&t.left),
+            Direction::Right => self.slide_rows(&t.right),
+            // Columns are the rows of the transposed board.
+            Direction::Up | Direction::Down => {
+                let table = if direction == Direction::Up {
+                    &t.left
+                } else {
+                    &t.right
+                };
+                if Self::TRANSPOSES {
+                    let (moved, points) = self.transposed().slide_rows(table);
+                    (moved.transposed(), points)
+                } else {
+                    let mut points = 0;
+                    let moved = self.move_columns(|key| {
+                        let (row, line_points) = Self::decode(table[key]);
+                        points += line_points;
+                        row
+                    });
+                    (moved, points)
+                }
+            }
         };
         (next != *self).then_some((next, points))
+    }
+
+    #[inline]
+    fn moved(&self, direction: Direction) -> Option<PackedBoard<N>> {
+        let t = Self::tables();
+        let next = if Self::ROW_BITS <= 16 {
+            self.move_with(direction, &t.left_rows, &t.right_rows, u64::from)
+        } else {
+            let mask = (1 << Self::ROW_BITS) - 1;
+            self.move_with(direction, &t.left, &t.right, |entry| {
+                u64::from(entry) & mask
+            })
+        };
+        (next != *self).then_some(next)
     }
 
     #[inline]
@@ -306,16 +527,16 @@ where
 
     #[inline]
     fn nth_empty(&self, k: usize) -> Option<(usize, usize)> {
-        let mut seen = 0;
-        for i in 0..N * N {
-            if self.bits.nibble(i) == 0 {
-                if seen == k {
-                    return Some((i / N, i % N));
-                }
-                seen += 1;
-            }
-        }
-        None
+        self.empty_cells().nth(k)
+    }
+
+    #[inline]
+    fn empty_cells(&self) -> impl Iterator<Item = (usize, usize)> {
+        let mut empty = self.bits.zero_nibbles(N * N);
+        std::iter::from_fn(move || {
+            let i = empty.take_lowest_bit()? / 4;
+            Some((i / N, i % N))
+        })
     }
 
     #[inline]
@@ -325,6 +546,22 @@ where
         } else {
             self.row(index)
         }
+    }
+
+    #[inline]
+    fn line_keys(&self, vertical: bool) -> [usize; Size::MAX] {
+        let mut keys = [0; Size::MAX];
+        if vertical && !Self::TRANSPOSES {
+            for (c, key) in keys[..N].iter_mut().enumerate() {
+                *key = self.column(c);
+            }
+            return keys;
+        }
+        let source = if vertical { self.transposed() } else { *self };
+        for (i, key) in keys[..N].iter_mut().enumerate() {
+            *key = source.row(i);
+        }
+        keys
     }
 
     fn to_board(&self) -> Board {
@@ -341,6 +578,7 @@ macro_rules! packed_sizes {
                 type Bits = $bits;
             }
             const _: () = assert!(4 * $n * $n <= <$bits>::BITS as usize, "the board fits its integer");
+            const _: () = assert!(4 * $n + 4 * ($n / 2) <= 32, "a row and its merges fit a table entry");
         )*
 
         /// The sizes that have a packed board.
@@ -433,7 +671,51 @@ mod tests {
         for direction in Direction::ALL {
             let fast = packed.slide(direction).map(|(b, p)| (b.to_board(), p));
             assert_eq!(fast, board.slide(direction), "{direction}");
+            let moved = packed.moved(direction).map(PackedBoard::to_board);
+            assert_eq!(moved, board.slide(direction).map(|(b, _)| b), "{direction}");
         }
+    }
+
+    #[test]
+    fn fast_transpose_and_empty_cells_match_the_cell_by_cell_ones() {
+        struct Check;
+        impl OnGrid for Check {
+            type Output = ();
+            fn run<G: Grid>(self, grid: G) {
+                let board = grid.to_board();
+                let n = board.size();
+                for i in 0..n {
+                    assert_eq!(
+                        grid.line_key(i, true),
+                        board.line_key(i, true),
+                        "column {i}"
+                    );
+                    assert_eq!(grid.line_keys(true)[i], board.line_key(i, true));
+                    assert_eq!(grid.line_keys(false)[i], board.line_key(i, false));
+                }
+                let empty: Vec<_> = (0..n * n)
+                    .map(|i| (i / n, i % n))
+                    .filter(|&(r, c)| board.get(r, c) == 0)
+                    .collect();
+                for k in 0..=empty.len() {
+                    assert_eq!(grid.nth_empty(k), empty.get(k).copied(), "{k}");
+                }
+            }
+        }
+        let mut rng = crate::random::seeded(4);
+        for &n in PACKED_SIZES {
+            for _ in 0..200 {
+                let cells: Vec<u8> = (0..n * n)
+                    .map(|_| {
+                        let e = crate::random::below(&mut rng, 20);
+                        if e >= 14 { 0 } else { e as u8 }
+                    })
+                    .collect();
+                on_fastest(&Board::from_exponents(n, &cells).unwrap(), Check);
+            }
+        }
+        // The transpose of 4x4 bits exchanges cell (r, c) with (c, r).
+        assert_eq!(0x0000_0000_0000_0021u64.transpose(4), 0x0000_0000_0002_0001);
     }
 
     #[test]

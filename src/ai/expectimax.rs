@@ -15,6 +15,14 @@ use crate::packed::on_fastest;
 use crate::rules::{Rules, SpawnSite};
 use rand::Rng;
 use rustc_hash::FxHashMap;
+use std::cell::Cell;
+
+thread_local! {
+    /// How many chance nodes the last search on this thread cached: the next one (a move
+    /// later, a similar position) starts with room for as many instead of growing its table
+    /// step by step. Only the allocation is reused, never a value: each decision starts empty.
+    static LAST_CACHE_LEN: Cell<usize> = const { Cell::new(0) };
+}
 
 /// How hard the search tries.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -97,11 +105,14 @@ impl Expectimax {
             depth_limit: depth,
             min_probability: self.config.min_probability,
             evaluator: Evaluator::for_grid(grid),
-            cache: FxHashMap::default(),
+            cache: FxHashMap::with_capacity_and_hasher(
+                LAST_CACHE_LEN.get(),
+                rustc_hash::FxBuildHasher,
+            ),
         };
         let mut ranked: Vec<(Direction, f32, bool)> = Vec::with_capacity(4);
         for direction in Direction::ALL {
-            let Some((next, _)) = grid.slide(direction) else {
+            let Some(next) = grid.moved(direction) else {
                 continue;
             };
             if goal_pending && rules.goal_reached(&next) {
@@ -111,6 +122,7 @@ impl Expectimax {
             let value = search.chance(&next, direction, 1, 1.0);
             ranked.push((direction, value, false));
         }
+        LAST_CACHE_LEN.set(search.cache.len());
         // Stable sort: ties keep the order of Direction::ALL.
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
         let (direction, value, wins) = *ranked.first()?;
@@ -168,7 +180,7 @@ impl<G: Grid> Search<'_, G> {
     fn max_node(&mut self, grid: &G, depth: u32, probability: f32) -> f32 {
         let mut best = 0.0f32;
         for direction in Direction::ALL {
-            if let Some((next, _)) = grid.slide(direction) {
+            if let Some(next) = grid.moved(direction) {
                 best = best.max(self.chance(&next, direction, depth + 1, probability));
             }
         }
@@ -214,19 +226,14 @@ impl<G: Grid> Search<'_, G> {
         if empty == 0 {
             return self.max_node(grid, depth, probability);
         }
-        let n = grid.size();
         let per_cell = probability / empty as f32;
         let mut total = 0.0;
-        for r in 0..n {
-            for c in 0..n {
-                if grid.get(r, c) != 0 {
-                    continue;
-                }
-                for &(chance, exponent) in outcomes {
-                    let mut next = *grid;
-                    next.set(r, c, exponent);
-                    total += chance * self.max_node(&next, depth, per_cell * chance);
-                }
+        // Row-major order, as the sum has always been taken (f32 addition rounds).
+        for (r, c) in grid.empty_cells() {
+            for &(chance, exponent) in outcomes {
+                let mut next = *grid;
+                next.set(r, c, exponent);
+                total += chance * self.max_node(&next, depth, per_cell * chance);
             }
         }
         total / empty as f32

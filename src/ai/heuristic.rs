@@ -136,16 +136,17 @@ impl Evaluator {
         let Some(table) = self.table.filter(|_| n == self.size) else {
             return plain_evaluation(grid);
         };
-        let line = |i: usize, vertical: bool| table[grid.line_key(i, vertical)];
+        let (rows, columns) = (grid.line_keys(false), grid.line_keys(true));
         if n == 4 {
-            let rows = line(0, false) + line(1, false) + line(2, false) + line(3, false);
-            let columns = line(0, true) + line(1, true) + line(2, true) + line(3, true);
+            let rows = table[rows[0]] + table[rows[1]] + table[rows[2]] + table[rows[3]];
+            let columns =
+                table[columns[0]] + table[columns[1]] + table[columns[2]] + table[columns[3]];
             rows + columns
         } else {
             let mut total = 0.0;
             for i in 0..n {
-                total += line(i, false);
-                total += line(i, true);
+                total += table[rows[i]];
+                total += table[columns[i]];
             }
             total
         }
