@@ -270,25 +270,22 @@ impl MoveTables {
             left_rows: Vec::new(),
             right_rows: Vec::new(),
         };
+        // The entry of a row slid toward cell 0; the merges' tiles are found a second way and
+        // must score the points the merge loop counted.
+        let entry = |cells: Vec<u8>| {
+            let merged = merged_tiles(&cells);
+            let (moved, points) = slide_row(cells);
+            let merged_points: u32 = merged.iter().map(|&e| 1u32 << e).sum();
+            assert_eq!(points, merged_points, "{moved:?}");
+            (moved, merged)
+        };
         for i in 0..rows {
             let cells: Vec<u8> = (0..n).map(|c| ((i >> (4 * c)) & 0xF) as u8).collect();
-            let reversed: Vec<u8> = cells.iter().rev().copied().collect();
-            let (left, points) = slide_row(cells.clone());
-            let merged = merged_tiles(&cells);
-            assert_eq!(
-                points,
-                merged.iter().map(|&e| 1u32 << e).sum::<u32>(),
-                "{cells:?}"
-            );
+            let (left, merged) = entry(cells.clone());
             t.left[i] = table_entry(&left, &merged);
-            let (mut right, points) = slide_row(reversed.clone());
+            // Right is Left on the reversed row, reversed back.
+            let (mut right, merged) = entry(cells.into_iter().rev().collect());
             right.reverse();
-            let merged = merged_tiles(&reversed);
-            assert_eq!(
-                points,
-                merged.iter().map(|&e| 1u32 << e).sum::<u32>(),
-                "{cells:?}"
-            );
             t.right[i] = table_entry(&right, &merged);
         }
         if 4 * n <= 16 {
