@@ -6,10 +6,10 @@
 //! come [`on_fastest`] (the one place that picks a representation for a board), [`warm_up`] and
 //! [`PACKED_SIZES`]; a size not in it does not compile (`PackedBoard::<6>` has no `Layout`).
 //!
-//! One engine serves every size: a transpose-based 4x4 column move (the separate `Board4` of
-//! earlier versions) measured 6.4 ns per Up move against 6.9 ns for the generic path, and the
-//! same 1.65 ms per search decision (`cargo bench --bench engine`, both builds in one session),
-//! so no 4x4 special case is kept.
+//! One engine serves every size. Columns move as the rows of the transposed board on 4x4 (a
+//! transpose is three masked shifts of a `u64`), and cell by cell on the other sizes, where a
+//! transpose is a loop over every cell and measured slower (`TRANSPOSES`). A hand-tuned table
+//! engine in `benches/baseline/` is the yardstick (`cargo bench --bench engine -- engine_ratio`).
 //!
 //! The tables are built by running [`slide_line`] on every possible row, so packed boards follow
 //! the plain rules by construction. They hold exponents up to 15 (32768); two 32768s never merge
@@ -713,6 +713,22 @@ mod tests {
         }
         // The transpose of 4x4 bits exchanges cell (r, c) with (c, r).
         assert_eq!(0x0000_0000_0000_0021u64.transpose(4), 0x0000_0000_0002_0001);
+        // Every size transposes (only 4x4 moves through it; see `TRANSPOSES`).
+        let cells: Vec<u8> = (0..25).map(|i| (i % 14) as u8).collect();
+        let plain_transpose = |b: &Board| {
+            let n = b.size();
+            let t: Vec<u8> = (0..n * n).map(|i| b.get(i % n, i / n)).collect();
+            Board::from_exponents(n, &t).unwrap()
+        };
+        let b3 = Board::from_exponents(3, &cells[..9]).unwrap();
+        let b4 = Board::from_exponents(4, &cells[..16]).unwrap();
+        let b5 = Board::from_exponents(5, &cells).unwrap();
+        let t3 = Board3::from_board(&b3).unwrap().transposed().to_board();
+        let t4 = Board4::from_board(&b4).unwrap().transposed().to_board();
+        let t5 = Board5::from_board(&b5).unwrap().transposed().to_board();
+        assert_eq!(t3, plain_transpose(&b3));
+        assert_eq!(t4, plain_transpose(&b4));
+        assert_eq!(t5, plain_transpose(&b5));
     }
 
     #[test]
