@@ -53,9 +53,7 @@ pub trait Bits:
     fn occupied_nibbles(self) -> u32;
     /// The board of side `n` packed in these bits with rows and columns exchanged.
     #[must_use]
-    fn transpose(self, n: usize) -> Self {
-        transpose_nibbles(self, n)
-    }
+    fn transpose(self, n: usize) -> Self;
     /// Bit 0 of each of the first `cells` nibbles set if that nibble is zero; every other bit
     /// clear.
     #[must_use]
@@ -297,7 +295,7 @@ impl MoveTables {
     }
 }
 
-// The small move helpers are forced inline: left to itself the compiler kept `slide_rows` out
+// The small move helpers are forced inline: left to itself the compiler kept the row move out
 // of line in the random-player game, where the call was 21% of the time (perf, `cargo bench
 // --bench engine -- engine_ratio`).
 #[allow(clippy::inline_always)]
@@ -388,48 +386,36 @@ where
     }
 
     /// The board after a move, read from tables whose entries `row_of` turns into moved rows
-    /// (points are not computed).
+    /// (it sees every entry used, so it can add up their points too). The one place a
+    /// direction becomes rows, transposed rows or columns.
     #[inline(always)]
     fn move_with<E: Copy>(
         self,
         direction: Direction,
         left: &[E],
         right: &[E],
-        row_of: impl Fn(E) -> u64,
+        mut row_of: impl FnMut(E) -> u64,
     ) -> Self {
         let table = match direction {
             Direction::Left | Direction::Up => left,
             Direction::Right | Direction::Down => right,
         };
         match direction {
-            Direction::Left | Direction::Right => self.move_rows(table, &row_of),
-            _ if Self::TRANSPOSES => self.transposed().move_rows(table, &row_of).transposed(),
+            Direction::Left | Direction::Right => self.move_rows(table, &mut row_of),
+            // Columns are the rows of the transposed board.
+            _ if Self::TRANSPOSES => self.transposed().move_rows(table, &mut row_of).transposed(),
             _ => self.move_columns(|key| row_of(table[key])),
         }
     }
 
     /// Every row moved by `table`, whose entries `row_of` turns into moved rows.
     #[inline(always)]
-    fn move_rows<E: Copy>(self, table: &[E], row_of: &impl Fn(E) -> u64) -> Self {
+    fn move_rows<E: Copy>(self, table: &[E], row_of: &mut impl FnMut(E) -> u64) -> Self {
         let mut out = <Packing<N> as Layout>::Bits::default();
         for line in 0..N {
             out = out.or_shifted(row_of(table[self.row(line)]), Self::ROW_BITS * line);
         }
         PackedBoard { bits: out }
-    }
-
-    /// Every row moved with `table`, and the points scored (which a caller that ignores them
-    /// does not pay for: the decoding is dead code there once inlined).
-    #[inline(always)]
-    fn slide_rows(self, table: &[u32]) -> (Self, u64) {
-        let mut out = <Packing<N> as Layout>::Bits::default();
-        let mut points = 0u64;
-        for line in 0..N {
-            let (row, line_points) = Self::decode(table[self.row(line)]);
-            out = out.or_shifted(row, Self::ROW_BITS * line);
-            points += line_points;
-        }
-        (PackedBoard { bits: out }, points)
     }
 
     /// A [`MoveTables`] entry's moved row and points.
@@ -471,30 +457,12 @@ where
     #[inline]
     fn slide(&self, direction: Direction) -> Option<(PackedBoard<N>, u64)> {
         let t = Self::tables();
-        let (next, points) = match direction {
-            Direction::Left => self.slide_rows(&t.left),
-            Direction::Right => self.slide_rows(&t.right),
-            // Columns are the rows of the transposed board.
-            Direction::Up | Direction::Down => {
-                let table = if direction == Direction::Up {
-                    &t.left
-                } else {
-                    &t.right
-                };
-                if Self::TRANSPOSES {
-                    let (moved, points) = self.transposed().slide_rows(table);
-                    (moved.transposed(), points)
-                } else {
-                    let mut points = 0;
-                    let moved = self.move_columns(|key| {
-                        let (row, line_points) = Self::decode(table[key]);
-                        points += line_points;
-                        row
-                    });
-                    (moved, points)
-                }
-            }
-        };
+        let mut points = 0;
+        let next = self.move_with(direction, &t.left, &t.right, |entry| {
+            let (row, line_points) = Self::decode(entry);
+            points += line_points;
+            row
+        });
         (next != *self).then_some((next, points))
     }
 
@@ -520,11 +488,6 @@ where
 
     fn max_exponent(&self) -> u8 {
         (0..N * N).map(|i| self.bits.nibble(i)).max().unwrap_or(0)
-    }
-
-    #[inline]
-    fn nth_empty(&self, k: usize) -> Option<(usize, usize)> {
-        self.empty_cells().nth(k)
     }
 
     #[inline]
