@@ -1,15 +1,21 @@
 //! `power11 bench`: many headless games over a thread pool, and their statistics.
+//!
+//! A long run can be split: `--first-game K --games N` plays games `K..K+N` of the run its
+//! seed defines, and [`merge`] adds up the JSON reports of the parts into the report of the
+//! whole, as if one invocation had played them all (the median comes from the score counts
+//! each report carries, never from averaging medians).
 
 use crate::ai::{AnyPlayer, Player};
 use crate::line::tile_points;
 use crate::named::Named;
 use crate::playout::{GameRecord, play_game};
 use crate::random::{mix, seeded};
-use crate::rules::{Rules, Score};
+use crate::rules::{NewTile, Rules, Score, Start};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// What to benchmark.
@@ -19,6 +25,11 @@ pub struct BenchConfig {
     pub rules: Rules,
     /// Who plays: each game gets its own copy.
     pub player: AnyPlayer,
+    /// The search depth the player was given (`None`: its own policy), recorded in the report
+    /// so that only runs of the same player are merged.
+    pub depth: Option<u32>,
+    /// The index of the first game: a run can be split into parts that merge.
+    pub first_game: u64,
     /// How many games.
     pub games: u64,
     /// Worker threads.
@@ -40,31 +51,91 @@ pub const UNWON_SEEDS_SHOWN: usize = 10;
 /// How many of them the text summary shows.
 const UNWON_SEEDS_IN_TEXT: usize = 3;
 
+/// The normal quantile of a two-sided 95% interval.
+const Z_95: f64 = 1.959_963_984_540_054;
+
+/// The 95% Wilson score interval of a proportion seen `k` times in `n` trials, as fractions.
+///
+/// Wilson rather than the textbook `p ± 1.96·sqrt(p(1-p)/n)`: that one collapses to a
+/// zero-width interval at 0% and 100% (997/1000 and 100/100 are exactly the rates we report)
+/// and strays outside [0, 1]; Wilson's stays inside and keeps a width at the ends.
+pub fn wilson_interval(k: u64, n: u64) -> [f64; 2] {
+    if n == 0 {
+        return [0.0, 1.0];
+    }
+    let all = k == n;
+    let n = n as f64;
+    let p = k as f64 / n;
+    let z2 = Z_95 * Z_95;
+    let denominator = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denominator;
+    let half = Z_95 / denominator * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    // At 0 and n successes the bounds are exactly 0 and 1; rounding would say 1e-18.
+    let low = if k == 0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let high = if all { 1.0 } else { (centre + half).min(1.0) };
+    [low, high]
+}
+
+/// What a run measured: the fields two reports must share to be parts of one run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunIdentity {
+    /// The base seed.
+    pub seed: u64,
+    /// The player.
+    pub player: String,
+    /// The fixed search depth the player was given, if any.
+    pub depth: Option<u32>,
+    /// The variant.
+    pub variant: String,
+    /// The board size.
+    pub size: usize,
+    /// Every rule, in words (the variant's name does not show `--goal` or `--spawn`).
+    pub rules: String,
+    /// The attempt limit per game.
+    pub max_moves: u64,
+    /// The version of power11 that played: another version may play other moves.
+    pub version: String,
+}
+
 /// The statistics `bench` prints (and `--json` serialises).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct BenchReport {
     /// Games played.
     pub games: u64,
+    /// Which games, as half-open index ranges `[first, end)` in order: one for a single run,
+    /// several when merged parts leave gaps.
+    pub game_ranges: Vec<[u64; 2]>,
     /// The goal tile's value, `None` when the rules have no goal (then nothing is won).
     pub goal: Option<u64>,
     /// Games that reached the goal.
     pub wins: u64,
     /// wins / games.
     pub win_rate: f64,
+    /// The 95% interval of the win rate, `None` when the rules have no goal.
+    pub win_interval: Option<[f64; 2]>,
     /// Mean final score.
     pub mean_score: f64,
     /// Median final score.
     pub median_score: f64,
     /// Best final score.
     pub max_score: Score,
+    /// How many games ended with each score: what a merge needs for the median.
+    pub score_counts: BTreeMap<Score, u64>,
     /// How many games ended with each largest tile (tile value -> games).
     pub max_tile_counts: BTreeMap<u64, u64>,
     /// How many games reached each tile (tile value -> games whose largest tile was at least
     /// that), for every power of two from the smallest largest tile to the largest one.
     pub reached_counts: BTreeMap<u64, u64>,
-    /// The seeds of the first games (at most [`UNWON_SEEDS_SHOWN`], in game order) that did
-    /// not reach the goal, so that one can be watched with `--autoplay PLAYER --seed S`;
-    /// empty when the rules have no goal.
+    /// The 95% interval of each reach rate in `reached_counts`, as fractions.
+    pub reached_intervals: BTreeMap<u64, [f64; 2]>,
+    /// The indices of the first games (at most [`UNWON_SEEDS_SHOWN`], in game order) that did
+    /// not reach the goal; empty when the rules have no goal.
+    pub unwon_games: Vec<u64>,
+    /// Their seeds, so that one can be watched with `--autoplay PLAYER --seed S`.
     pub unwon_seeds: Vec<u64>,
     /// Moves that changed the board, over all games.
     pub moves: u64,
@@ -76,18 +147,39 @@ pub struct BenchReport {
     pub moves_per_second: f64,
     /// Mean thread time per move, in milliseconds.
     pub ms_per_move: f64,
-    /// Wall-clock seconds.
+    /// Thread time over all games, in seconds (what `ms_per_move` is computed from).
+    pub thread_seconds: f64,
+    /// Wall-clock seconds (summed over the parts of a merged report).
     pub seconds: f64,
-    /// The base seed.
-    pub seed: u64,
-    /// The player.
-    pub player: String,
-    /// The variant.
-    pub variant: String,
-    /// The board size.
-    pub size: usize,
-    /// Worker threads used.
+    /// Worker threads used (the most any part used, in a merged report).
     pub jobs: usize,
+    /// What was measured.
+    #[serde(flatten)]
+    pub identity: RunIdentity,
+}
+
+/// Every rule of `rules` in words, for [`RunIdentity::rules`].
+pub fn describe_rules(rules: &Rules) -> String {
+    let n = rules.size();
+    let goal = match rules.goal() {
+        Some(goal) if rules.keep_playing() => format!("goal {} (keep playing)", tile_points(goal)),
+        Some(goal) => format!("goal {}", tile_points(goal)),
+        None => "no goal".to_string(),
+    };
+    let tile = |tile: NewTile| match tile {
+        NewTile::TwoOrFour => "2 or 4",
+        NewTile::Two => "2",
+    };
+    let start = match rules.start() {
+        Start::Tiles { count, tile: t } => format!("start {count} tile(s) of {}", tile(t)),
+        Start::Fill(p) => format!("start filled with 2s at {p}"),
+    };
+    format!(
+        "{} {n}x{n}, {goal}, spawn {}, score {}, {start}",
+        rules.variant().name(),
+        rules.spawn().name(),
+        rules.scoring().name(),
+    )
 }
 
 fn play_one(config: &BenchConfig, index: u64) -> (GameRecord, Duration) {
@@ -111,8 +203,7 @@ fn play_one(config: &BenchConfig, index: u64) -> (GameRecord, Duration) {
 struct Tally {
     games: u64,
     wins: u64,
-    score_sum: i128,
-    /// How many games ended with each score (for the median).
+    /// How many games ended with each score (for the mean and the median).
     scores: BTreeMap<Score, u64>,
     max_tile_counts: BTreeMap<u64, u64>,
     /// The indices of the first games not won, at most [`UNWON_SEEDS_SHOWN`].
@@ -127,7 +218,6 @@ impl Tally {
     fn add(mut self, index: u64, record: &GameRecord, time: Duration) -> Tally {
         self.games += 1;
         self.wins += u64::from(record.won);
-        self.score_sum = self.score_sum.saturating_add(record.score);
         *self.scores.entry(record.score).or_insert(0) += 1;
         *self
             .max_tile_counts
@@ -147,7 +237,6 @@ impl Tally {
     fn merge(mut self, other: Tally) -> Tally {
         self.games += other.games;
         self.wins += other.wins;
-        self.score_sum = self.score_sum.saturating_add(other.score_sum);
         for (score, k) in other.scores {
             *self.scores.entry(score).or_insert(0) += k;
         }
@@ -161,6 +250,21 @@ impl Tally {
         self.cut_off += other.cut_off;
         self.thread_seconds += other.thread_seconds;
         self
+    }
+
+    /// The tally a report was summarised from (what [`merge`] adds up).
+    fn of_report(report: &BenchReport) -> Tally {
+        Tally {
+            games: report.games,
+            wins: report.wins,
+            scores: report.score_counts.clone(),
+            max_tile_counts: report.max_tile_counts.clone(),
+            unwon: report.unwon_games.clone(),
+            moves: report.moves,
+            attempts: report.attempts,
+            cut_off: report.cut_off,
+            thread_seconds: report.thread_seconds,
+        }
     }
 
     fn keep_first_unwon(&mut self) {
@@ -179,6 +283,16 @@ impl Tally {
         }
         0
     }
+
+    fn mean_score(&self) -> f64 {
+        if self.games == 0 {
+            return 0.0;
+        }
+        let sum = self.scores.iter().fold(0i128, |sum, (&score, &k)| {
+            sum.saturating_add(score.saturating_mul(Score::from(k)))
+        });
+        sum as f64 / self.games as f64
+    }
 }
 
 /// Plays the games on `config.jobs` threads, calling `progress` after each game.
@@ -191,8 +305,9 @@ pub fn run(
         .num_threads(config.jobs)
         .build()?;
     let started = Instant::now();
+    let end = config.first_game.saturating_add(config.games);
     let tally = pool.install(|| {
-        (0..config.games)
+        (config.first_game..end)
             .into_par_iter()
             .fold(Tally::default, |tally, i| {
                 let (record, time) = play_one(config, i);
@@ -201,10 +316,36 @@ pub fn run(
             })
             .reduce(Tally::default, Tally::merge)
     });
-    Ok(summarise(config, &tally, started.elapsed()))
+    let identity = RunIdentity {
+        seed: config.seed,
+        player: config.player.name().to_string(),
+        depth: config.depth,
+        variant: config.rules.variant().name().to_string(),
+        size: config.rules.size(),
+        rules: describe_rules(&config.rules),
+        max_moves: config.max_attempts,
+        version: env!("CARGO_PKG_VERSION").to_string(),
+    };
+    let run = Run {
+        goal: config.rules.goal().map(tile_points),
+        game_ranges: vec![[config.first_game, end]],
+        seconds: started.elapsed().as_secs_f64(),
+        jobs: config.jobs,
+        identity,
+    };
+    Ok(summarise(run, &tally))
 }
 
-fn summarise(config: &BenchConfig, tally: &Tally, wall: Duration) -> BenchReport {
+/// What a report says besides its tally.
+struct Run {
+    goal: Option<u64>,
+    game_ranges: Vec<[u64; 2]>,
+    seconds: f64,
+    jobs: usize,
+    identity: RunIdentity,
+}
+
+fn summarise(run: Run, tally: &Tally) -> BenchReport {
     let games = tally.games;
     let median_score = match games {
         0 => 0.0,
@@ -227,40 +368,238 @@ fn summarise(config: &BenchConfig, tally: &Tally, wall: Duration) -> BenchReport
             tile = tile.saturating_mul(2).max(tile + 1);
         }
     }
-    let unwon_seeds = if config.rules.goal().is_some() {
-        tally
-            .unwon
-            .iter()
-            .map(|&index| game_seed(config.seed, index))
-            .collect()
+    let reached_intervals = reached_counts
+        .iter()
+        .map(|(&tile, &k)| (tile, wilson_interval(k, games)))
+        .collect();
+    let unwon_games = if run.goal.is_some() {
+        tally.unwon.clone()
     } else {
         Vec::new()
     };
-    let seconds = wall.as_secs_f64();
+    let unwon_seeds = unwon_games
+        .iter()
+        .map(|&index| game_seed(run.identity.seed, index))
+        .collect();
     let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
     BenchReport {
         games,
-        goal: config.rules.goal().map(tile_points),
+        game_ranges: run.game_ranges,
+        goal: run.goal,
         wins: tally.wins,
         win_rate: ratio(tally.wins as f64, games as f64),
-        mean_score: ratio(tally.score_sum as f64, games as f64),
+        win_interval: run.goal.map(|_| wilson_interval(tally.wins, games)),
+        mean_score: tally.mean_score(),
         median_score,
         max_score: tally.scores.last_key_value().map_or(0, |(&s, _)| s),
+        score_counts: tally.scores.clone(),
         max_tile_counts,
         reached_counts,
+        reached_intervals,
+        unwon_games,
         unwon_seeds,
         moves: tally.moves,
         attempts: tally.attempts,
         cut_off: tally.cut_off,
-        moves_per_second: ratio(tally.moves as f64, seconds),
+        moves_per_second: ratio(tally.moves as f64, run.seconds),
         ms_per_move: ratio(tally.thread_seconds * 1000.0, tally.moves as f64),
-        seconds,
-        seed: config.seed,
-        player: config.player.name().to_string(),
-        variant: config.rules.variant().name().to_string(),
-        size: config.rules.size(),
-        jobs: config.jobs,
+        thread_seconds: tally.thread_seconds,
+        seconds: run.seconds,
+        jobs: run.jobs,
+        identity: run.identity,
     }
+}
+
+/// Why reports cannot be merged.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// A file could not be read.
+    #[error("{}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A file is not a bench report (or one from a power11 too old to merge).
+    #[error("{}:{line}:{column}: not a power11 bench --json report: {message}", path.display())]
+    NotAReport {
+        /// The file.
+        path: PathBuf,
+        /// Where the problem is.
+        line: usize,
+        /// Where on the line.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A report whose counts do not add up: damaged or edited by hand.
+    #[error("{}: a damaged report: {problem}", path.display())]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What does not add up.
+        problem: String,
+    },
+    /// Two reports of different runs.
+    #[error("{} and {} are not parts of one run: {field} differs ({first} / {second})", first_path.display(), second_path.display())]
+    DifferentRuns {
+        /// The first report.
+        first_path: PathBuf,
+        /// The report that differs from it.
+        second_path: PathBuf,
+        /// Which field.
+        field: &'static str,
+        /// Its value in the first report.
+        first: String,
+        /// Its value in the second.
+        second: String,
+    },
+    /// Two reports that both hold a game.
+    #[error("{} and {} both hold game {game}: each game may be counted once", first_path.display(), second_path.display())]
+    Overlap {
+        /// One report.
+        first_path: PathBuf,
+        /// The other.
+        second_path: PathBuf,
+        /// The first game they share.
+        game: u64,
+    },
+    /// Nothing to merge.
+    #[error("no reports to merge")]
+    Nothing,
+}
+
+/// Reads one `bench --json` report, checking that its counts add up.
+pub fn read_report(path: &Path) -> Result<BenchReport, MergeError> {
+    let text = std::fs::read_to_string(path).map_err(|source| MergeError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let report: BenchReport = serde_json::from_str(&text).map_err(|e| MergeError::NotAReport {
+        path: path.to_path_buf(),
+        line: e.line(),
+        column: e.column(),
+        message: e
+            .to_string()
+            .split(" at line ")
+            .next()
+            .unwrap_or("")
+            .to_string(),
+    })?;
+    check_report(&report).map_err(|problem| MergeError::Damaged {
+        path: path.to_path_buf(),
+        problem,
+    })?;
+    Ok(report)
+}
+
+/// The counts a report carries must agree with each other: a merge trusts them.
+fn check_report(report: &BenchReport) -> Result<(), String> {
+    let in_ranges: u64 = report
+        .game_ranges
+        .iter()
+        .map(|[a, b]| b.saturating_sub(*a))
+        .sum();
+    let sorted = report
+        .game_ranges
+        .windows(2)
+        .all(|pair| pair[0][1] <= pair[1][0]);
+    if report.game_ranges.iter().any(|[a, b]| a >= b) || !sorted {
+        return Err("game_ranges are not increasing, non-empty ranges".to_string());
+    }
+    for (what, count) in [
+        ("game_ranges", in_ranges),
+        ("score_counts", report.score_counts.values().sum()),
+        ("max_tile_counts", report.max_tile_counts.values().sum()),
+    ] {
+        if count != report.games {
+            return Err(format!("{what} hold {count} games, not {}", report.games));
+        }
+    }
+    if report.wins > report.games || report.cut_off > report.games {
+        return Err("more wins or cut-off games than games".to_string());
+    }
+    Ok(())
+}
+
+/// Adds up reports of parts of one run (read with [`read_report`]) into the report of the
+/// whole: the same numbers one invocation playing every game would have printed, except the
+/// wall-clock figures (summed) and `jobs` (the largest).
+pub fn merge(reports: &[(PathBuf, BenchReport)]) -> Result<BenchReport, MergeError> {
+    let ((first_path, first), rest) = reports.split_first().ok_or(MergeError::Nothing)?;
+    for (path, report) in rest {
+        if let Some((field, a, b)) = identity_difference(first, report) {
+            return Err(MergeError::DifferentRuns {
+                first_path: first_path.clone(),
+                second_path: path.clone(),
+                field,
+                first: a,
+                second: b,
+            });
+        }
+    }
+    // Every range with its report, in game order: neighbours must not overlap.
+    let mut ranges: Vec<([u64; 2], &PathBuf)> = reports
+        .iter()
+        .flat_map(|(path, report)| report.game_ranges.iter().map(move |&r| (r, path)))
+        .collect();
+    ranges.sort_unstable_by_key(|&(range, _)| range);
+    for pair in ranges.windows(2) {
+        let ([_, end], first_path) = pair[0];
+        let ([start, _], second_path) = pair[1];
+        if start < end {
+            return Err(MergeError::Overlap {
+                first_path: first_path.clone(),
+                second_path: second_path.clone(),
+                game: start,
+            });
+        }
+    }
+    let mut game_ranges: Vec<[u64; 2]> = Vec::new();
+    for ([start, end], _) in ranges {
+        match game_ranges.last_mut() {
+            Some(last) if last[1] == start => last[1] = end,
+            _ => game_ranges.push([start, end]),
+        }
+    }
+    let tally = reports
+        .iter()
+        .map(|(_, report)| Tally::of_report(report))
+        .fold(Tally::default(), Tally::merge);
+    let run = Run {
+        goal: first.goal,
+        game_ranges,
+        seconds: reports.iter().map(|(_, r)| r.seconds).sum(),
+        jobs: reports.iter().map(|(_, r)| r.jobs).max().unwrap_or(1),
+        identity: first.identity.clone(),
+    };
+    Ok(summarise(run, &tally))
+}
+
+fn depth_words(depth: Option<u32>) -> String {
+    depth.map_or_else(|| "the depth policy".to_string(), |d| d.to_string())
+}
+
+/// The first field in which two reports' runs differ, with both values.
+fn identity_difference(a: &BenchReport, b: &BenchReport) -> Option<(&'static str, String, String)> {
+    let (x, y) = (&a.identity, &b.identity);
+    let fields: [(&'static str, String, String); 9] = [
+        ("seed", x.seed.to_string(), y.seed.to_string()),
+        ("player", x.player.clone(), y.player.clone()),
+        ("depth", depth_words(x.depth), depth_words(y.depth)),
+        ("variant", x.variant.clone(), y.variant.clone()),
+        ("size", x.size.to_string(), y.size.to_string()),
+        ("rules", x.rules.clone(), y.rules.clone()),
+        (
+            "max_moves",
+            x.max_moves.to_string(),
+            y.max_moves.to_string(),
+        ),
+        ("version", x.version.clone(), y.version.clone()),
+        ("goal", format!("{:?}", a.goal), format!("{:?}", b.goal)),
+    ];
+    fields.into_iter().find(|(_, p, q)| p != q)
 }
 
 impl BenchReport {
@@ -273,6 +612,7 @@ impl BenchReport {
                 0.0
             }
         };
+        let interval = |[low, high]: [f64; 2]| format!("{:.1}-{:.1}%", 100.0 * low, 100.0 * high);
         let tiles: Vec<String> = self
             .max_tile_counts
             .iter()
@@ -281,26 +621,48 @@ impl BenchReport {
         let reached: Vec<String> = self
             .reached_counts
             .iter()
-            .map(|(tile, k)| format!("{tile}: {k} ({:.1}%)", pct(*k)))
+            .map(|(tile, &k)| {
+                let ci = wilson_interval(k, self.games);
+                format!("{tile}: {k} ({:.1}%, {})", pct(k), interval(ci))
+            })
             .collect();
+        let which = if self.game_ranges == [[0, self.games]] {
+            String::new()
+        } else {
+            let ranges: Vec<String> = self
+                .game_ranges
+                .iter()
+                .map(|[a, b]| format!("{a}..{b}"))
+                .collect();
+            format!(" (games {})", ranges.join(", "))
+        };
+        let wins = match self.goal {
+            Some(_) => format!(
+                "{} ({:.1}%, 95% interval {})",
+                self.wins,
+                100.0 * self.win_rate,
+                interval(wilson_interval(self.wins, self.games))
+            ),
+            None => "- (no goal)".to_string(),
+        };
+        let depth = self
+            .identity
+            .depth
+            .map_or(String::new(), |d| format!(" at depth {d}"));
         let mut text = format!(
-            "player {}, variant {}, {}x{}, seed {}, {} thread(s)\n\
-             games: {}  wins: {}\n\
+            "player {}{depth}, variant {}, {}x{}, seed {}, {} thread(s)\n\
+             games: {}{which}  wins: {wins}\n\
              score: mean {:.1}, median {:.1}, max {}\n\
              largest tile: {}\n\
-             reached: {}\n\
+             reached (95% interval): {}\n\
              moves: {} ({} attempts) in {:.2} s: {:.0} moves/s, {:.6} ms/move\n",
-            self.player,
-            self.variant,
-            self.size,
-            self.size,
-            self.seed,
+            self.identity.player,
+            self.identity.variant,
+            self.identity.size,
+            self.identity.size,
+            self.identity.seed,
             self.jobs,
             self.games,
-            match self.goal {
-                Some(_) => format!("{} ({:.1}%)", self.wins, 100.0 * self.win_rate),
-                None => "- (no goal)".to_string(),
-            },
             self.mean_score,
             self.median_score,
             self.max_score,
@@ -329,12 +691,68 @@ impl BenchReport {
                 } else {
                     ""
                 },
-                self.player,
+                self.identity.player,
             );
         }
         if self.cut_off > 0 {
             let _ = writeln!(text, "cut off by the move limit: {} game(s)", self.cut_off);
         }
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_intervals_match_published_values() {
+        // Newcombe (1998), table I: 81/263 -> 0.2553-0.3662; 15/148 -> 0.0624-0.1605.
+        let round = |x: f64| (x * 10_000.0).round() / 10_000.0;
+        let [low, high] = wilson_interval(81, 263);
+        assert_eq!((round(low), round(high)), (0.2553, 0.3662));
+        let [low, high] = wilson_interval(15, 148);
+        assert_eq!((round(low), round(high)), (0.0624, 0.1605));
+        // The ends keep a width: 0/20 is not "surely 0%", 1000/1000 not "surely 100%".
+        let [low, high] = wilson_interval(0, 20);
+        assert_eq!((low, round(high)), (0.0, 0.1611));
+        let [low, high] = wilson_interval(1000, 1000);
+        assert_eq!((round(low), high), (0.9962, 1.0));
+        let [low, high] = wilson_interval(0, 0);
+        assert!(low <= 0.0 && high >= 1.0, "no games: no knowledge");
+    }
+
+    #[test]
+    fn a_tally_split_anywhere_merges_into_the_same_tally() {
+        let record = |score, max_exponent, won| GameRecord {
+            score,
+            max_exponent,
+            moves: 10,
+            attempts: 12,
+            won,
+            cut_off: false,
+        };
+        let records = [
+            record(500, 8, false),
+            record(9000, 11, true),
+            record(500, 9, false),
+            record(12_000, 11, true),
+            record(700, 9, false),
+        ];
+        let tally = |range: std::ops::Range<usize>| {
+            range.fold(Tally::default(), |t, i| {
+                t.add(i as u64, &records[i], Duration::from_millis(1))
+            })
+        };
+        let whole = tally(0..5);
+        for split in 0..=5 {
+            let merged = tally(0..split).merge(tally(split..5));
+            assert_eq!(merged.scores, whole.scores, "split at {split}");
+            assert_eq!(merged.max_tile_counts, whole.max_tile_counts);
+            assert_eq!(merged.unwon, vec![0, 2, 4]);
+            assert_eq!((merged.games, merged.wins, merged.moves), (5, 2, 50));
+        }
+        assert_eq!(whole.nth_score(2), 700);
+        assert!((whole.mean_score() - 4540.0).abs() < 1e-9);
     }
 }

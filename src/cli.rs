@@ -106,6 +106,24 @@ enum Command {
     Solve(SolveArgs),
 }
 
+#[derive(Subcommand, Debug)]
+enum BenchCommand {
+    /// Add up the --json reports of parts of one run (--first-game) into the report of the
+    /// whole, as if one invocation had played every game.
+    Merge(MergeArgs),
+}
+
+#[derive(Args, Debug)]
+struct MergeArgs {
+    /// The reports (`bench --json` output), in any order.
+    #[arg(value_name = "REPORT", required = true)]
+    reports: Vec<PathBuf>,
+
+    /// Print the merged report as one JSON object (which merges again).
+    #[arg(long)]
+    json: bool,
+}
+
 #[derive(Args, Debug)]
 struct SolveArgs {
     /// Write the table here (default: the data directory, where players and advice find it).
@@ -117,14 +135,23 @@ struct SolveArgs {
 }
 
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct BenchArgs {
+    #[command(subcommand)]
+    command: Option<BenchCommand>,
+
     /// Who plays.
-    #[arg(long, value_name = "PLAYER", value_parser = named::<PlayerKind>())]
-    player: PlayerKind,
+    #[arg(long, value_name = "PLAYER", value_parser = named::<PlayerKind>(), required = true)]
+    player: Option<PlayerKind>,
 
     /// How many games.
     #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
+
+    /// Play games K..K+N of the run --seed defines (a long run split into parts; add up
+    /// their --json reports with `bench merge`).
+    #[arg(long, value_name = "K", default_value_t = 0, requires = "seed")]
+    first_game: u64,
 
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "J", value_parser = clap::value_parser!(u64).range(1..=1024))]
@@ -379,14 +406,27 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
 }
 
 fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
+    if let Some(BenchCommand::Merge(merge)) = &args.command {
+        return run_merge(merge);
+    }
+    let kind = args.player.context("bench needs --player")?;
     let rules = args.rules.rules()?;
+    if args.first_game.checked_add(args.games).is_none() {
+        let message = format!(
+            "--first-game {} plus --games {} is past the last game",
+            args.first_game, args.games
+        );
+        return Err(UsageError(message).into());
+    }
     let jobs = match args.jobs {
         Some(j) => j as usize,
         None => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
     };
     let config = BenchConfig {
         rules,
-        player: player_for(args.player, args.depth, &rules)?,
+        player: player_for(kind, args.depth, &rules)?,
+        depth: args.depth,
+        first_game: args.first_game,
         games: args.games,
         jobs,
         seed: args.seed.unwrap_or_else(os_seed),
@@ -395,7 +435,7 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
             .unwrap_or_else(|| default_attempt_limit(&rules)),
     };
     let bar = io::stderr().is_terminal().then(|| {
-        let label = format!("{} on {}", args.player.name(), rules.variant().name());
+        let label = format!("{} on {}", kind.name(), rules.variant().name());
         // One game shows a spinner; more show a bar. Both tick from the start, so the clock
         // runs before the first (possibly long) game ends.
         let (bar, template) = if args.games == 1 {
@@ -423,8 +463,23 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let text = if args.json {
-        format!("{}\n", serde_json::to_string(&report)?)
+    print_report(&report, args.json)
+}
+
+/// Merges bench reports; a file that cannot be merged is a usage error (exit 2).
+fn run_merge(args: &MergeArgs) -> anyhow::Result<()> {
+    let mut reports = Vec::with_capacity(args.reports.len());
+    for path in &args.reports {
+        let report = bench::read_report(path).map_err(|e| UsageError(e.to_string()))?;
+        reports.push((path.clone(), report));
+    }
+    let merged = bench::merge(&reports).map_err(|e| UsageError(e.to_string()))?;
+    print_report(&merged, args.json)
+}
+
+fn print_report(report: &bench::BenchReport, json: bool) -> anyhow::Result<()> {
+    let text = if json {
+        format!("{}\n", serde_json::to_string(report)?)
     } else {
         report.to_text()
     };

@@ -312,7 +312,13 @@ fn transcript(steps: &[Step]) -> String {
 fn without_timings(json: &str) -> String {
     let mut report: serde_json::Value = serde_json::from_str(json).unwrap();
     let fields = report.as_object_mut().unwrap();
-    for key in ["moves_per_second", "ms_per_move", "seconds", "jobs"] {
+    for key in [
+        "moves_per_second",
+        "ms_per_move",
+        "thread_seconds",
+        "seconds",
+        "jobs",
+    ] {
         fields.remove(key);
     }
     format!("{report}\n")

@@ -1,5 +1,6 @@
 //! End-to-end and property tests, compiled into one test binary.
 
+mod bench;
 mod boundaries;
 mod cli;
 mod common;

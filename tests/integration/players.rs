@@ -310,13 +310,19 @@ fn bench_text_summary() {
     );
     assert!(
         ran.stdout.starts_with(
-            "player random, variant power11, 4x4, seed 1, 1 thread(s)\ngames: 10  wins: 0 (0.0%)\n"
+            "player random, variant power11, 4x4, seed 1, 1 thread(s)\n\
+                 games: 10  wins: 0 (0.0%, 95% interval 0.0-27.8%)\n"
         ),
         "{}",
         ran.stdout
     );
     assert!(ran.stdout.contains("largest tile: "));
-    assert!(ran.stdout.contains("\nreached: "));
+    assert!(
+        ran.stdout
+            .contains("\nreached (95% interval): 32: 10 (100.0%, 72.2-100.0%), "),
+        "{}",
+        ran.stdout
+    );
     assert!(
         ran.stdout.contains("not won: 10 game(s), seeds "),
         "{}",

@@ -1,0 +1,221 @@
+//! `bench --first-game` and `bench merge`: a long run split into parts adds up to the run.
+
+use crate::common::{Run, fixture_arg};
+
+/// The fields of a report that depend on the machine's speed and threads, not on the games.
+const TIMINGS: [&str; 5] = [
+    "moves_per_second",
+    "ms_per_move",
+    "thread_seconds",
+    "seconds",
+    "jobs",
+];
+
+fn without_timings(json: &str) -> serde_json::Value {
+    let mut report: serde_json::Value = serde_json::from_str(json).unwrap();
+    for key in TIMINGS {
+        report.as_object_mut().unwrap().remove(key);
+    }
+    report
+}
+
+/// Runs `power11 args` in `run`, asserting success, and returns stdout.
+fn ok(run: &Run, args: &[&str]) -> String {
+    let ran = run.run(args, "");
+    assert_eq!(ran.code, 0, "{args:?}: {}", ran.stderr);
+    ran.stdout
+}
+
+/// Writes `power11 bench --json ARGS` to `name` in the run's directory.
+fn part(run: &Run, name: &str, args: &[&str]) {
+    let mut all = vec!["bench", "--json"];
+    all.extend_from_slice(args);
+    std::fs::write(run.path(name), ok(run, &all)).unwrap();
+}
+
+const EXPECTIMAX: [&str; 8] = [
+    "--player",
+    "expectimax",
+    "--depth",
+    "1",
+    "--goal",
+    "256",
+    "--seed",
+    "11",
+];
+
+#[test]
+fn parts_of_a_run_merge_into_the_whole_run() {
+    let run = Run::new();
+    let with = |extra: &[&'static str]| [&EXPECTIMAX[..], extra].concat();
+    part(&run, "whole.json", &with(&["--games", "9"]));
+    part(&run, "a.json", &with(&["--games", "4", "--jobs", "1"]));
+    part(
+        &run,
+        "b.json",
+        &with(&["--first-game", "4", "--games", "5", "--jobs", "2"]),
+    );
+    // In either order, the merge is the whole run's report, to the last count and seed.
+    for order in [["a.json", "b.json"], ["b.json", "a.json"]] {
+        let merged = ok(&run, &["bench", "merge", "--json", order[0], order[1]]);
+        let whole = std::fs::read_to_string(run.path("whole.json")).unwrap();
+        assert_eq!(
+            without_timings(&merged),
+            without_timings(&whole),
+            "{order:?}"
+        );
+    }
+    // A merged report merges again, and the text summary says it is the whole run.
+    std::fs::write(
+        run.path("ab.json"),
+        ok(&run, &["bench", "merge", "--json", "a.json", "b.json"]),
+    )
+    .unwrap();
+    part(
+        &run,
+        "c.json",
+        &with(&["--first-game", "9", "--games", "3"]),
+    );
+    let text = ok(&run, &["bench", "merge", "ab.json", "c.json"]);
+    assert!(text.contains("\ngames: 12  wins: "), "{text}");
+    assert!(!text.contains("(games "), "no gap to show: {text}");
+}
+
+#[test]
+fn merged_parts_with_a_gap_say_which_games_they_hold() {
+    let run = Run::new();
+    let args = ["--player", "random", "--seed", "3", "--games", "5"];
+    part(&run, "a.json", &args);
+    part(
+        &run,
+        "c.json",
+        &[&args[..], &["--first-game", "10"]].concat(),
+    );
+    let merged = ok(&run, &["bench", "merge", "--json", "a.json", "c.json"]);
+    let report: serde_json::Value = serde_json::from_str(&merged).unwrap();
+    assert_eq!(report["games"], 10);
+    assert_eq!(report["game_ranges"], serde_json::json!([[0, 5], [10, 15]]));
+    let text = ok(&run, &["bench", "merge", "a.json", "c.json"]);
+    assert!(
+        text.contains("\ngames: 10 (games 0..5, 10..15)  wins: 0 (0.0%, 95% interval 0.0-27.8%)\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn first_game_plays_the_same_games_as_the_whole_run() {
+    // Game 7 alone is game 7 of the run: its score is among the whole run's, and its seed is
+    // the one the whole run lists for it.
+    let run = Run::new();
+    let args = ["--player", "random", "--seed", "5"];
+    part(&run, "whole.json", &[&args[..], &["--games", "8"]].concat());
+    part(
+        &run,
+        "seventh.json",
+        &[&args[..], &["--games", "1", "--first-game", "7"]].concat(),
+    );
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(run.path(name)).unwrap()).unwrap()
+    };
+    let (whole, seventh) = (read("whole.json"), read("seventh.json"));
+    assert_eq!(seventh["game_ranges"], serde_json::json!([[7, 8]]));
+    assert_eq!(seventh["unwon_games"], serde_json::json!([7]));
+    assert_eq!(whole["unwon_seeds"][7], seventh["unwon_seeds"][0]);
+    let score = seventh["max_score"].to_string();
+    assert!(whole["score_counts"].get(&score).is_some(), "{score}");
+}
+
+#[test]
+fn reports_that_cannot_merge_are_refused_with_the_file_and_the_reason() {
+    let run = Run::new();
+    let args = ["--player", "random", "--games", "3"];
+    part(&run, "s1.json", &[&args[..], &["--seed", "1"]].concat());
+    part(&run, "s2.json", &[&args[..], &["--seed", "2"]].concat());
+    part(
+        &run,
+        "mini.json",
+        &[&args[..], &["--seed", "1", "--variant", "mini"]].concat(),
+    );
+    part(
+        &run,
+        "s1b.json",
+        &[&args[..], &["--seed", "1", "--first-game", "2"]].concat(),
+    );
+    std::fs::write(run.path("text.json"), "player random\n").unwrap();
+    let whole = std::fs::read_to_string(run.path("s1.json")).unwrap();
+    std::fs::write(
+        run.path("edited.json"),
+        whole.replacen("\"games\":3", "\"games\":4", 1),
+    )
+    .unwrap();
+    let good = fixture_arg("good.saved");
+    for (files, message) in [
+        (
+            &["s1.json", "s2.json"][..],
+            "power11: s1.json and s2.json are not parts of one run: seed differs (1 / 2)\n",
+        ),
+        (
+            &["s1.json", "mini.json"],
+            "power11: s1.json and mini.json are not parts of one run: variant differs (power11 / mini)\n",
+        ),
+        (
+            &["s1.json", "s1b.json"],
+            "power11: s1.json and s1b.json both hold game 2: each game may be counted once\n",
+        ),
+        (
+            &["s1.json", "text.json"],
+            "power11: text.json:1:1: not a power11 bench --json report: expected value\n",
+        ),
+        (
+            &["edited.json"],
+            "power11: edited.json: a damaged report: game_ranges hold 3 games, not 4\n",
+        ),
+        (
+            &["s1.json", "missing.json"],
+            "power11: missing.json: No such file or directory (os error 2)\n",
+        ),
+    ] {
+        let mut all = vec!["bench", "merge"];
+        all.extend_from_slice(files);
+        let ran = run.run(&all, "");
+        assert_eq!((ran.code, ran.stdout.as_str()), (2, ""), "{files:?}");
+        assert_eq!(ran.stderr, message, "{files:?}");
+    }
+    // A save file is not a report either; the message names the file.
+    let ran = run.run(&["bench", "merge", &good], "");
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr.starts_with(&format!("power11: {good}:1:")),
+        "{}",
+        ran.stderr
+    );
+    // The refused files are left as they were.
+    assert_eq!(std::fs::read_to_string(run.path("s1.json")).unwrap(), whole);
+}
+
+#[test]
+fn first_game_needs_a_seed_and_room() {
+    let run = Run::new();
+    let ran = run.run(&["bench", "--player", "random", "--first-game", "3"], "");
+    assert_eq!(ran.code, 2);
+    assert!(ran.stderr.contains("--seed <N>"), "{}", ran.stderr);
+    let ran = run.run(
+        &[
+            "bench",
+            "--player",
+            "random",
+            "--seed",
+            "1",
+            "--first-game",
+            "18446744073709551615",
+            "--games",
+            "2",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 2);
+    assert_eq!(
+        ran.stderr,
+        "power11: --first-game 18446744073709551615 plus --games 2 is past the last game\n"
+    );
+}
