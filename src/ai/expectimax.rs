@@ -91,7 +91,14 @@ impl Expectimax {
         // large ones branch a lot and are easy to survive.
         match n {
             3 => distinct.clamp(4, 8),
-            4 => distinct.saturating_sub(4).clamp(2, 6),
+            // A full 4x4 board is one bad spawn from the end, and the move after it can only
+            // merge: one more move of look-ahead there is what won the games the distinct-tile
+            // rule alone lost (seed 256348001381387271 died on a full board searched at
+            // depth 3). Deeper on every crowded board (2-3 empty cells) measured 3-5x slower
+            // per move: the cells a merge frees make those trees wide again.
+            4 => {
+                (distinct.saturating_sub(4).clamp(2, 6) + u32::from(grid.empty_count() == 0)).min(6)
+            }
             _ => distinct.saturating_sub(7).clamp(1, 3),
         }
     }
@@ -237,5 +244,45 @@ impl<G: Grid> Search<'_, G> {
             }
         }
         total / empty as f32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(rows: &[[u64; 4]]) -> Board {
+        let rows: Vec<Vec<u64>> = rows.iter().map(|r| r.to_vec()).collect();
+        Board::from_values(&rows).unwrap()
+    }
+
+    #[test]
+    fn the_depth_policy_looks_one_move_further_on_a_full_4x4_board() {
+        let policy = Expectimax::default();
+        // The position seed 256348001381387271 died in: 7 distinct tiles, full.
+        let full = board(&[
+            [128, 4, 32, 4],
+            [8, 64, 4, 2],
+            [2, 16, 32, 128],
+            [4, 4, 2, 4],
+        ]);
+        assert_eq!(policy.depth_for(&full), 4);
+        let mut one_hole = full;
+        one_hole.set(3, 0, 0);
+        assert_eq!(policy.depth_for(&one_hole), 3);
+        // The policy's ceiling holds on full boards too.
+        let diverse = board(&[
+            [2, 4, 8, 16],
+            [32, 64, 128, 256],
+            [512, 1024, 2048, 4096],
+            [2, 4, 8, 16],
+        ]);
+        assert_eq!(policy.depth_for(&diverse), 6);
+        // A fixed depth is fixed.
+        let fixed = Expectimax::new(SearchConfig {
+            depth: Some(3),
+            ..SearchConfig::default()
+        });
+        assert_eq!(fixed.depth_for(&full), 3);
     }
 }

@@ -74,6 +74,25 @@ fn autoplay_expectimax_wins_power11() {
     );
 }
 
+/// Regression (search issue): game 630 of `bench --player expectimax --games 1000 --seed 1`
+/// died at move 201 on a full board searched at depth 3; one more move of look-ahead on full
+/// boards wins it.
+#[test]
+fn the_lost_hard_seed_256348001381387271_is_won() {
+    let ran = run(
+        &["--autoplay", "expectimax", "--seed", "256348001381387271"],
+        "",
+    );
+    assert_eq!(ran.code, 0);
+    let score = assert_consistent(&ran.stdout, false);
+    assert!(
+        ran.stdout
+            .ends_with(&format!("YOU WON WITH A SCORE OF {score}\n")),
+        "{}",
+        &ran.stdout[ran.stdout.len() - 300..]
+    );
+}
+
 #[test]
 fn autoplay_from_a_board_file_and_a_move_limit() {
     let board = fixture("B1.txt");
