@@ -148,24 +148,73 @@ mod tests {
 
     #[test]
     fn packed_and_plain_playouts_agree() {
-        // The same seed on the same start must give the same game on both engines: compare a
-        // playout (packed) with a Game (plain) driven by the same random directions.
-        for seed in 0..20 {
-            let rules = Rules::power11(4).unwrap();
-            let mut rng = seeded(seed);
-            let start = rules.new_board(&mut rng);
-            let mut replay = rng.clone();
-            let record = play_game(&rules, start, &mut RandomPlayer, &mut rng, u64::MAX);
-            let mut game = crate::game::Game::from_board(rules, start);
-            let mut attempts = 0;
-            while game.status() == crate::game::Status::Playing {
-                let d = RandomPlayer.choose(game.board(), &rules, &mut replay);
-                game.play(d, &mut replay);
-                attempts += 1;
+        // The same seed on the same start must give the same game, score and all, whether a
+        // playout plays it (packed, points read off the tiles at the end) or a Game does (plain
+        // board, points added up move by move), under every scoring and spawn rule.
+        let classic = Rules::classic();
+        let rule_sets = [
+            Rules::power11(4).unwrap(),
+            Rules::power11(5).unwrap(),
+            Rules::mini(),
+            Rules::mini().with_goal(Some(16)).unwrap(),
+            classic,
+            classic.with_spawn(Spawn::Twos),
+            classic.with_spawn(Spawn::Edge),
+            classic.with_scoring(crate::rules::Scoring::Moves),
+            classic.with_fill(0.5).unwrap(),
+            Rules::power11(6).unwrap(),
+        ];
+        for rules in rule_sets {
+            for seed in 0..20 {
+                let mut rng = seeded(seed);
+                let start = rules.new_board(&mut rng);
+                assert_same_game(rules, start, rng, &format!("{rules:?}, seed {seed}"));
             }
-            assert_eq!((record.score, record.attempts), (game.score(), attempts));
-            assert_eq!(record.max_exponent, game.board().max_exponent());
         }
+    }
+
+    /// Plays `start` with the random player as a playout and as a [`Game`] from the same
+    /// random stream, and checks that they are the same game.
+    fn assert_same_game(rules: Rules, start: Board, mut rng: crate::random::GameRng, what: &str) {
+        let mut replay = rng.clone();
+        let record = play_game(&rules, start, &mut RandomPlayer, &mut rng, 100_000);
+        let mut game = crate::game::Game::from_board(rules, start);
+        let mut attempts = 0;
+        while game.status() == crate::game::Status::Playing && attempts < 100_000 {
+            let d = RandomPlayer.choose(game.board(), &rules, &mut replay);
+            game.play(d, &mut replay);
+            attempts += 1;
+        }
+        assert_eq!(
+            (record.score, record.attempts),
+            (game.score(), attempts),
+            "{what}"
+        );
+        assert_eq!(record.max_exponent, game.board().max_exponent(), "{what}");
+        let goal = rules.goal().unwrap_or(u8::MAX);
+        assert_eq!(record.won, game.board().max_exponent() >= goal, "{what}");
+    }
+
+    #[test]
+    fn a_playout_that_makes_32768_goes_on_on_the_plain_board_with_the_same_score() {
+        // Four 16384s: the playout starts packed, moves to the plain board when they make
+        // 32768s, which merge into 65536 there; the score adds up the moves of both boards.
+        let start = Board::from_values(&[
+            vec![16384, 16384, 16384, 16384],
+            vec![0, 0, 0, 0],
+            vec![0, 0, 0, 0],
+            vec![0, 0, 0, 4],
+        ])
+        .unwrap();
+        let mut reached_65536 = false;
+        for seed in 0..20 {
+            let rules = Rules::classic().with_goal(None).unwrap();
+            let rng = seeded(seed);
+            assert_same_game(rules, start, rng.clone(), &format!("seed {seed}"));
+            let record = play_game(&rules, start, &mut RandomPlayer, &mut rng.clone(), 100_000);
+            reached_65536 |= record.max_exponent >= 16;
+        }
+        assert!(reached_65536, "some game merged the 32768s");
     }
 
     #[test]
