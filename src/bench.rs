@@ -28,6 +28,8 @@ pub struct BenchConfig {
     /// The search depth the player was given (`None`: its own policy), recorded in the report
     /// so that only runs of the same player are merged.
     pub depth: Option<u32>,
+    /// The search's time budget per move in milliseconds, if it was given one.
+    pub time_budget_ms: Option<u64>,
     /// The index of the first game: a run can be split into parts that merge.
     pub first_game: u64,
     /// How many games.
@@ -89,6 +91,10 @@ pub struct RunIdentity {
     pub player: String,
     /// The fixed search depth the player was given, if any.
     pub depth: Option<u32>,
+    /// The search's time budget per move in milliseconds, if it was given one (its games do
+    /// not replay from the seed).
+    #[serde(default)]
+    pub time_budget_ms: Option<u64>,
     /// The variant.
     pub variant: String,
     /// The board size.
@@ -320,6 +326,7 @@ pub fn run(
         seed: config.seed,
         player: config.player.name().to_string(),
         depth: config.depth,
+        time_budget_ms: config.time_budget_ms,
         variant: config.rules.variant().name().to_string(),
         size: config.rules.size(),
         rules: describe_rules(&config.rules),
@@ -584,10 +591,16 @@ fn depth_words(depth: Option<u32>) -> String {
 /// The first field in which two reports' runs differ, with both values.
 fn identity_difference(a: &BenchReport, b: &BenchReport) -> Option<(&'static str, String, String)> {
     let (x, y) = (&a.identity, &b.identity);
-    let fields: [(&'static str, String, String); 9] = [
+    let budget = |ms: Option<u64>| ms.map_or_else(|| "none".to_string(), |ms| format!("{ms} ms"));
+    let fields: [(&'static str, String, String); 10] = [
         ("seed", x.seed.to_string(), y.seed.to_string()),
         ("player", x.player.clone(), y.player.clone()),
         ("depth", depth_words(x.depth), depth_words(y.depth)),
+        (
+            "time budget",
+            budget(x.time_budget_ms),
+            budget(y.time_budget_ms),
+        ),
         ("variant", x.variant.clone(), y.variant.clone()),
         ("size", x.size.to_string(), y.size.to_string()),
         ("rules", x.rules.clone(), y.rules.clone()),
@@ -645,10 +658,11 @@ impl BenchReport {
             ),
             None => "- (no goal)".to_string(),
         };
-        let depth = self
-            .identity
-            .depth
-            .map_or(String::new(), |d| format!(" at depth {d}"));
+        let depth = match (self.identity.depth, self.identity.time_budget_ms) {
+            (Some(d), _) => format!(" at depth {d}"),
+            (None, Some(ms)) => format!(" at {ms} ms/move"),
+            (None, None) => String::new(),
+        };
         let mut text = format!(
             "player {}{depth}, variant {}, {}x{}, seed {}, {} thread(s)\n\
              games: {}{which}  wins: {wins}\n\

@@ -75,6 +75,11 @@ pub(crate) struct Cli {
     /// With --autoplay expectimax: search this many moves deep instead of adapting the depth.
     #[arg(long, value_name = "N", requires = "autoplay", value_parser = clap::value_parser!(u32).range(1..=8))]
     depth: Option<u32>,
+
+    /// With --autoplay expectimax: search deeper while this many milliseconds per move last
+    /// (moves then depend on the machine's speed).
+    #[arg(long, value_name = "MS", requires = "autoplay", conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    ms_per_move: Option<u64>,
 }
 
 const AFTER_HELP: &str = "\
@@ -172,6 +177,11 @@ struct BenchArgs {
     /// Expectimax: search this many moves deep instead of adapting the depth.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=8))]
     depth: Option<u32>,
+
+    /// Expectimax: search deeper while this many milliseconds per move last (games then
+    /// depend on the machine's speed and load, so they do not replay from the seed).
+    #[arg(long, value_name = "MS", conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    ms_per_move: Option<u64>,
 
     #[command(flatten)]
     rules: RulesArgs,
@@ -360,6 +370,7 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
     let player = player_for(
         cli.autoplay.unwrap_or(PlayerKind::Expectimax),
         cli.depth,
+        cli.ms_per_move,
         &rules,
     )?;
     let stdout = io::stdout();
@@ -424,8 +435,9 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
     };
     let config = BenchConfig {
         rules,
-        player: player_for(kind, args.depth, &rules)?,
+        player: player_for(kind, args.depth, args.ms_per_move, &rules)?,
         depth: args.depth,
+        time_budget_ms: args.ms_per_move,
         first_game: args.first_game,
         games: args.games,
         jobs,
@@ -491,9 +503,15 @@ fn print_report(report: &bench::BenchReport, json: bool) -> anyhow::Result<()> {
 
 /// The player `kind` for games under `rules`: the optimal player loads the solved table of
 /// these rules from the data directory, or solves them first (with a progress bar).
-fn player_for(kind: PlayerKind, depth: Option<u32>, rules: &Rules) -> anyhow::Result<AnyPlayer> {
+fn player_for(
+    kind: PlayerKind,
+    depth: Option<u32>,
+    ms_per_move: Option<u64>,
+    rules: &Rules,
+) -> anyhow::Result<AnyPlayer> {
     let search = SearchConfig {
         depth,
+        time_budget: ms_per_move.map(Duration::from_millis),
         ..Default::default()
     };
     let table = match kind {

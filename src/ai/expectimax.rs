@@ -16,6 +16,7 @@ use crate::rules::{Rules, SpawnSite};
 use rand::Rng;
 use rustc_hash::FxHashMap;
 use std::cell::Cell;
+use std::time::{Duration, Instant};
 
 thread_local! {
     /// How many chance nodes the last search on this thread cached: the next one (a move
@@ -31,6 +32,10 @@ pub struct SearchConfig {
     pub depth: Option<u32>,
     /// Branches less likely than this are evaluated, not searched.
     pub min_probability: f32,
+    /// A time budget per decision: after the search at the usual depth, search one move
+    /// deeper at a time while the budget lasts (a search cut short is thrown away). Moves
+    /// then depend on the machine's speed, so `None` (the default) keeps games reproducible.
+    pub time_budget: Option<Duration>,
 }
 
 impl Default for SearchConfig {
@@ -38,9 +43,17 @@ impl Default for SearchConfig {
         SearchConfig {
             depth: None,
             min_probability: 1e-4,
+            time_budget: None,
         }
     }
 }
+
+/// The deepest a time budget lets the search go: past this, the probability cutoff has pruned
+/// almost every line anyway.
+pub const MAX_BUDGET_DEPTH: u32 = 12;
+
+/// How many max nodes the search visits between two looks at the clock.
+const NODES_PER_CLOCK_CHECK: u32 = 1024;
 
 /// What the search thinks of the best move.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -105,7 +118,39 @@ impl Expectimax {
 
     /// Searches `grid` and says which move is best and why; `None` if no move changes it.
     pub fn advise<G: Grid>(&self, grid: &G, rules: &Rules) -> Option<Advice> {
+        let started = Instant::now();
         let depth = self.depth_for(grid);
+        let mut advice = self.advise_at(grid, rules, depth, None)?;
+        let (Some(budget), None) = (self.config.time_budget, self.config.depth) else {
+            return Some(advice);
+        };
+        // Iterative deepening: each deeper search must finish within the budget or is dropped.
+        // One move deeper costs at least twice the last search, so a search that cannot
+        // finish in what is left is not started.
+        let deadline = started + budget;
+        let mut last = started.elapsed();
+        for deeper in depth + 1..=MAX_BUDGET_DEPTH {
+            let now = Instant::now();
+            if advice.wins || now + 2 * last >= deadline {
+                break;
+            }
+            match self.advise_at(grid, rules, deeper, Some(deadline)) {
+                Some(better) => advice = better,
+                None => break,
+            }
+            last = now.elapsed();
+        }
+        Some(advice)
+    }
+
+    /// The search at `depth`; `None` if no move changes the board or `deadline` passed first.
+    fn advise_at<G: Grid>(
+        &self,
+        grid: &G,
+        rules: &Rules,
+        depth: u32,
+        deadline: Option<Instant>,
+    ) -> Option<Advice> {
         let goal_pending = rules.goal().is_some() && !rules.goal_reached(grid);
         let mut search = Search {
             rules,
@@ -116,6 +161,9 @@ impl Expectimax {
                 LAST_CACHE_LEN.get(),
                 rustc_hash::FxBuildHasher,
             ),
+            deadline,
+            until_clock_check: NODES_PER_CLOCK_CHECK,
+            out_of_time: false,
         };
         let mut ranked: Vec<(Direction, f32, bool)> = Vec::with_capacity(4);
         for direction in Direction::ALL {
@@ -130,6 +178,9 @@ impl Expectimax {
             ranked.push((direction, value, false));
         }
         LAST_CACHE_LEN.set(search.cache.len());
+        if search.out_of_time {
+            return None;
+        }
         // Stable sort: ties keep the order of Direction::ALL.
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
         let (direction, value, wins) = *ranked.first()?;
@@ -180,11 +231,20 @@ struct Search<'a, G> {
     evaluator: Evaluator,
     /// Chance-node values by board, with the depth they were computed at.
     cache: FxHashMap<G, (u32, f32)>,
+    /// When to give up (a deeper search of iterative deepening), if ever.
+    deadline: Option<Instant>,
+    /// Max nodes left before the next look at the clock.
+    until_clock_check: u32,
+    /// The deadline passed: every value from now on is meaningless, and the caller drops them.
+    out_of_time: bool,
 }
 
 impl<G: Grid> Search<'_, G> {
     /// The best value over the player's moves from `grid` (0 if no move is possible: lost).
     fn max_node(&mut self, grid: &G, depth: u32, probability: f32) -> f32 {
+        if self.deadline.is_some() && self.times_up() {
+            return 0.0;
+        }
         let mut best = 0.0f32;
         for direction in Direction::ALL {
             if let Some(next) = grid.moved(direction) {
@@ -192,6 +252,19 @@ impl<G: Grid> Search<'_, G> {
             }
         }
         best
+    }
+
+    /// Whether the deadline has passed, reading the clock once every
+    /// [`NODES_PER_CLOCK_CHECK`] calls.
+    fn times_up(&mut self) -> bool {
+        if !self.out_of_time {
+            self.until_clock_check -= 1;
+            if self.until_clock_check == 0 {
+                self.until_clock_check = NODES_PER_CLOCK_CHECK;
+                self.out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
+            }
+        }
+        self.out_of_time
     }
 
     /// The expected value of `grid` just after a move toward `moved`, before its new tile:
@@ -284,5 +357,46 @@ mod tests {
             ..SearchConfig::default()
         });
         assert_eq!(fixed.depth_for(&full), 3);
+    }
+
+    fn early() -> Board {
+        board(&[[0, 0, 2, 0], [0, 4, 0, 0], [2, 8, 16, 0], [32, 8, 4, 2]])
+    }
+
+    #[test]
+    fn a_time_budget_searches_deeper_than_the_policy() {
+        let rules = Rules::power11(4).unwrap();
+        let policy = Expectimax::default();
+        let usual = policy.advise_board(&early(), &rules).unwrap();
+        let budgeted = Expectimax::new(SearchConfig {
+            time_budget: Some(Duration::from_secs(2)),
+            ..SearchConfig::default()
+        });
+        let deeper = budgeted.advise_board(&early(), &rules).unwrap();
+        assert!(deeper.depth > usual.depth, "{deeper:?} vs {usual:?}");
+        assert!(deeper.depth <= MAX_BUDGET_DEPTH);
+    }
+
+    #[test]
+    fn a_budget_too_small_to_go_deeper_gives_the_usual_advice() {
+        // The search at the policy's depth always finishes; nothing deeper fits in 1 ns.
+        let rules = Rules::power11(4).unwrap();
+        let usual = Expectimax::default().advise_board(&early(), &rules);
+        let hurried = Expectimax::new(SearchConfig {
+            time_budget: Some(Duration::from_nanos(1)),
+            ..SearchConfig::default()
+        });
+        assert_eq!(hurried.advise_board(&early(), &rules), usual);
+    }
+
+    #[test]
+    fn a_search_past_its_deadline_is_dropped() {
+        let rules = Rules::power11(4).unwrap();
+        let grid = crate::packed::PackedBoard::<4>::from_board(&early()).unwrap();
+        let passed = Some(Instant::now());
+        let player = Expectimax::default();
+        // Deep enough to visit more than a clock check's worth of nodes.
+        assert_eq!(player.advise_at(&grid, &rules, 6, passed), None);
+        assert!(player.advise_at(&grid, &rules, 6, None).is_some());
     }
 }

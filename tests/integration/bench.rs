@@ -219,3 +219,99 @@ fn first_game_needs_a_seed_and_room() {
         "power11: --first-game 18446744073709551615 plus --games 2 is past the last game\n"
     );
 }
+
+#[test]
+fn a_time_budget_is_part_of_what_a_report_measured() {
+    let run = Run::new();
+    let args = [
+        "--player",
+        "expectimax",
+        "--seed",
+        "4",
+        "--games",
+        "1",
+        "--max-moves",
+        "20",
+    ];
+    part(
+        &run,
+        "budget.json",
+        &[&args[..], &["--ms-per-move", "3"]].concat(),
+    );
+    part(
+        &run,
+        "policy.json",
+        &[&args[..], &["--first-game", "1"]].concat(),
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.path("budget.json")).unwrap()).unwrap();
+    assert_eq!(report["time_budget_ms"], 3);
+    assert_eq!(report["attempts"], 20);
+    let ran = run.run(&["bench", "merge", "budget.json", "policy.json"], "");
+    assert_eq!(ran.code, 2);
+    assert_eq!(
+        ran.stderr,
+        "power11: budget.json and policy.json are not parts of one run: time budget differs (3 ms / none)\n"
+    );
+    let text = ok(&run, &["bench", "merge", "budget.json"]);
+    assert!(
+        text.starts_with("player expectimax at 3 ms/move, variant power11"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_time_budget_and_a_fixed_depth_exclude_each_other() {
+    let run = Run::new();
+    for args in [
+        &[
+            "bench",
+            "--player",
+            "expectimax",
+            "--depth",
+            "2",
+            "--ms-per-move",
+            "5",
+        ][..],
+        &[
+            "--autoplay",
+            "expectimax",
+            "--depth",
+            "2",
+            "--ms-per-move",
+            "5",
+        ],
+        &["--ms-per-move", "5"],
+        &["bench", "--player", "expectimax", "--ms-per-move", "0"],
+    ] {
+        let ran = run.run(args, "");
+        assert_eq!((ran.code, ran.stdout.as_str()), (2, ""), "{args:?}");
+        assert!(
+            ran.stderr.starts_with("error: "),
+            "{args:?}: {}",
+            ran.stderr
+        );
+    }
+}
+
+#[test]
+fn autoplay_with_a_time_budget_plays_whole_moves() {
+    let ran = Run::new().run(
+        &[
+            "--autoplay",
+            "expectimax",
+            "--seed",
+            "2",
+            "--ms-per-move",
+            "2",
+            "--max-moves",
+            "15",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert_eq!(
+        ran.stdout.matches("\nMove: ").count() + usize::from(ran.stdout.starts_with("Move: ")),
+        15
+    );
+}
