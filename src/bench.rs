@@ -294,10 +294,16 @@ impl Tally {
         if self.games == 0 {
             return 0.0;
         }
-        let sum = self.scores.iter().fold(0i128, |sum, (&score, &k)| {
-            sum.saturating_add(score.saturating_mul(Score::from(k)))
+        // Exact while the sum fits an i128 (every real run); past that, f64 is still close,
+        // where a saturated sum would be wrong by any amount.
+        let exact = self.scores.iter().try_fold(0i128, |sum, (&score, &k)| {
+            sum.checked_add(score.checked_mul(Score::from(k))?)
         });
-        sum as f64 / self.games as f64
+        let sum = exact.map_or_else(
+            || self.scores.iter().map(|(&s, &k)| s as f64 * k as f64).sum(),
+            |sum| sum as f64,
+        );
+        sum / self.games as f64
     }
 }
 
@@ -449,7 +455,7 @@ pub enum MergeError {
         problem: String,
     },
     /// Two reports of different runs.
-    #[error("{} and {} are not parts of one run: {field} differs ({first} / {second})", first_path.display(), second_path.display())]
+    #[error("{} and {} are not parts of one run: different {field} ({first} / {second})", first_path.display(), second_path.display())]
     DifferentRuns {
         /// The first report.
         first_path: PathBuf,
@@ -475,24 +481,37 @@ pub enum MergeError {
     /// Nothing to merge.
     #[error("no reports to merge")]
     Nothing,
+    /// One file named twice: its games would count twice.
+    #[error("{} is given twice: each game may be counted once", path.display())]
+    GivenTwice {
+        /// The file.
+        path: PathBuf,
+    },
 }
 
 /// Reads one `bench --json` report, checking that its counts add up.
 pub fn read_report(path: &Path) -> Result<BenchReport, MergeError> {
-    let text = std::fs::read_to_string(path).map_err(|source| MergeError::Read {
+    let bytes = std::fs::read(path).map_err(|source| MergeError::Read {
         path: path.to_path_buf(),
         source,
     })?;
-    let report: BenchReport = serde_json::from_str(&text).map_err(|e| MergeError::NotAReport {
-        path: path.to_path_buf(),
-        line: e.line(),
-        column: e.column(),
-        message: e
-            .to_string()
-            .split(" at line ")
-            .next()
-            .unwrap_or("")
-            .to_string(),
+    // Editors on some systems start a file with a byte-order mark: it is not damage.
+    let json = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    let report: BenchReport = serde_json::from_slice(json).map_err(|e| {
+        let message = e.to_string();
+        let message = message.split(" at line ").next().unwrap_or("");
+        let message = message.replace("struct BenchReport", "a bench report (a JSON object)");
+        let message = if message.starts_with("trailing characters") {
+            format!("{message} after the report (give each report as its own file)")
+        } else {
+            message
+        };
+        MergeError::NotAReport {
+            path: path.to_path_buf(),
+            line: e.line(),
+            column: e.column().max(1),
+            message,
+        }
     })?;
     check_report(&report).map_err(|problem| MergeError::Damaged {
         path: path.to_path_buf(),
@@ -501,31 +520,113 @@ pub fn read_report(path: &Path) -> Result<BenchReport, MergeError> {
     Ok(report)
 }
 
-/// The counts a report carries must agree with each other: a merge trusts them.
+/// The counts a report carries must agree with each other and describe a run power11 can play:
+/// a merge trusts them, so a report edited by hand or damaged is refused, not summed.
 fn check_report(report: &BenchReport) -> Result<(), String> {
-    let in_ranges: u64 = report
-        .game_ranges
-        .iter()
-        .map(|[a, b]| b.saturating_sub(*a))
-        .sum();
-    let sorted = report
-        .game_ranges
-        .windows(2)
-        .all(|pair| pair[0][1] <= pair[1][0]);
-    if report.game_ranges.iter().any(|[a, b]| a >= b) || !sorted {
+    check_identity(&report.identity)?;
+    let ranges = &report.game_ranges;
+    let increasing = ranges.windows(2).all(|pair| pair[0][1] <= pair[1][0]);
+    if ranges.is_empty() || ranges.iter().any(|[a, b]| a >= b) || !increasing {
         return Err("game_ranges are not increasing, non-empty ranges".to_string());
     }
     for (what, count) in [
-        ("game_ranges", in_ranges),
-        ("score_counts", report.score_counts.values().sum()),
-        ("max_tile_counts", report.max_tile_counts.values().sum()),
+        (
+            "game_ranges",
+            total("game_ranges", ranges.iter().map(|[a, b]| b - a))?,
+        ),
+        (
+            "score_counts",
+            total("score_counts", report.score_counts.values().copied())?,
+        ),
+        (
+            "max_tile_counts",
+            total("max_tile_counts", report.max_tile_counts.values().copied())?,
+        ),
     ] {
         if count != report.games {
             return Err(format!("{what} hold {count} games, not {}", report.games));
         }
     }
-    if report.wins > report.games || report.cut_off > report.games {
-        return Err("more wins or cut-off games than games".to_string());
+    if let Some(tile) = report
+        .max_tile_counts
+        .keys()
+        .find(|&&tile| tile < 2 || !tile.is_power_of_two())
+    {
+        return Err(format!("max_tile_counts hold {tile}, which is not a tile"));
+    }
+    // A game is won exactly when its largest tile reached the goal (tiles never shrink).
+    let reached_goal: u64 = match report.goal {
+        Some(goal) => report.max_tile_counts.range(goal..).map(|(_, k)| k).sum(),
+        None => 0,
+    };
+    if report.wins != reached_goal {
+        return Err(format!(
+            "{} wins, but {reached_goal} games reached the goal",
+            report.wins
+        ));
+    }
+    if report.cut_off > report.games || report.attempts < report.moves {
+        return Err("more cut-off games than games, or fewer attempts than moves".to_string());
+    }
+    let unwon = &report.unwon_games;
+    let listed = if report.goal.is_some() {
+        (report.games - report.wins).min(UNWON_SEEDS_SHOWN as u64)
+    } else {
+        0
+    };
+    let in_ranges = |i: &u64| ranges.iter().any(|[a, b]| (a..b).contains(&i));
+    if unwon.len() as u64 != listed
+        || !unwon.windows(2).all(|pair| pair[0] < pair[1])
+        || !unwon.iter().all(in_ranges)
+    {
+        return Err(format!(
+            "unwon_games should list the first {listed} games not won, in order, within game_ranges"
+        ));
+    }
+    if ![report.seconds, report.thread_seconds]
+        .iter()
+        .all(|t| t.is_finite() && *t >= 0.0)
+    {
+        return Err("a negative or infinite time".to_string());
+    }
+    Ok(())
+}
+
+/// The sum of `counts`, or why it does not fit.
+fn total(what: &str, mut counts: impl Iterator<Item = u64>) -> Result<u64, String> {
+    counts
+        .try_fold(0u64, u64::checked_add)
+        .ok_or_else(|| format!("{what} add up to more than 2^64 games"))
+}
+
+/// What a report says it measured must be something `bench` can measure.
+fn check_identity(identity: &RunIdentity) -> Result<(), String> {
+    use crate::ai::PlayerKind;
+    use crate::rules::Variant;
+    let player = PlayerKind::from_name(&identity.player)
+        .ok_or_else(|| format!("no player is called {:?}", identity.player))?;
+    if Variant::from_name(&identity.variant).is_none() {
+        return Err(format!("no variant is called {:?}", identity.variant));
+    }
+    if !(crate::size::Size::MIN..=crate::size::Size::MAX).contains(&identity.size) {
+        return Err(format!("a {0}x{0} board", identity.size));
+    }
+    let searches = player == PlayerKind::Expectimax;
+    match (identity.depth, identity.time_budget_ms) {
+        (Some(_), Some(_)) => return Err("both a depth and a time budget".to_string()),
+        (Some(d), None) if !searches || !(1..=8).contains(&d) => {
+            return Err(format!("depth {d} for the {} player", identity.player));
+        }
+        (None, Some(ms)) if !searches || !(1..=60_000).contains(&ms) => {
+            return Err(format!(
+                "a {ms} ms budget for the {} player",
+                identity.player
+            ));
+        }
+        _ => {}
+    }
+    if identity.max_moves == 0 {
+        return Err("max_moves is 0".to_string());
     }
     Ok(())
 }
@@ -535,6 +636,11 @@ fn check_report(report: &BenchReport) -> Result<(), String> {
 /// wall-clock figures (summed) and `jobs` (the largest).
 pub fn merge(reports: &[(PathBuf, BenchReport)]) -> Result<BenchReport, MergeError> {
     let ((first_path, first), rest) = reports.split_first().ok_or(MergeError::Nothing)?;
+    for (i, (path, _)) in reports.iter().enumerate() {
+        if reports[..i].iter().any(|(earlier, _)| earlier == path) {
+            return Err(MergeError::GivenTwice { path: path.clone() });
+        }
+    }
     for (path, report) in rest {
         if let Some((field, a, b)) = identity_difference(first, report) {
             return Err(MergeError::DifferentRuns {
@@ -584,6 +690,10 @@ pub fn merge(reports: &[(PathBuf, BenchReport)]) -> Result<BenchReport, MergeErr
     Ok(summarise(run, &tally))
 }
 
+fn goal_words(goal: Option<u64>) -> String {
+    goal.map_or_else(|| "none".to_string(), |g| g.to_string())
+}
+
 fn depth_words(depth: Option<u32>) -> String {
     depth.map_or_else(|| "the depth policy".to_string(), |d| d.to_string())
 }
@@ -610,7 +720,7 @@ fn identity_difference(a: &BenchReport, b: &BenchReport) -> Option<(&'static str
             y.max_moves.to_string(),
         ),
         ("version", x.version.clone(), y.version.clone()),
-        ("goal", format!("{:?}", a.goal), format!("{:?}", b.goal)),
+        ("goal", goal_words(a.goal), goal_words(b.goal)),
     ];
     fields.into_iter().find(|(_, p, q)| p != q)
 }
@@ -642,11 +752,16 @@ impl BenchReport {
         let which = if self.game_ranges == [[0, self.games]] {
             String::new()
         } else {
-            let ranges: Vec<String> = self
+            const SHOWN: usize = 4;
+            let mut ranges: Vec<String> = self
                 .game_ranges
                 .iter()
+                .take(SHOWN)
                 .map(|[a, b]| format!("{a}..{b}"))
                 .collect();
+            if self.game_ranges.len() > SHOWN {
+                ranges.push(format!("... ({} ranges in all)", self.game_ranges.len()));
+            }
             format!(" (games {})", ranges.join(", "))
         };
         let wins = match self.goal {
@@ -768,5 +883,16 @@ mod tests {
         }
         assert_eq!(whole.nth_score(2), 700);
         assert!((whole.mean_score() - 4540.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_mean_too_large_for_an_exact_sum_is_still_close() {
+        let tally = Tally {
+            games: 10,
+            scores: BTreeMap::from([(Score::MAX / 4, 10)]),
+            ..Tally::default()
+        };
+        let expected = (Score::MAX / 4) as f64;
+        assert!((tally.mean_score() - expected).abs() / expected < 1e-9);
     }
 }

@@ -509,6 +509,13 @@ fn player_for(
     ms_per_move: Option<u64>,
     rules: &Rules,
 ) -> anyhow::Result<AnyPlayer> {
+    if kind != PlayerKind::Expectimax && (depth.is_some() || ms_per_move.is_some()) {
+        let message = format!(
+            "--depth and --ms-per-move tune the expectimax player's search; the {} player does not search",
+            kind.name()
+        );
+        return Err(UsageError(message).into());
+    }
     let search = SearchConfig {
         depth,
         time_budget: ms_per_move.map(Duration::from_millis),

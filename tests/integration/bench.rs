@@ -148,15 +148,32 @@ fn reports_that_cannot_merge_are_refused_with_the_file_and_the_reason() {
         whole.replacen("\"games\":3", "\"games\":4", 1),
     )
     .unwrap();
+    // Hand edits that keep the totals but break what the counts say about each other.
+    let edit = |name: &str, from: &str, to: &str| {
+        assert!(whole.contains(from), "{from}");
+        std::fs::write(run.path(name), whole.replacen(from, to, 1)).unwrap();
+    };
+    edit(
+        "unwon.json",
+        "\"unwon_games\":[0,1,2]",
+        "\"unwon_games\":[2,2,2]",
+    );
+    edit(
+        "player.json",
+        "\"player\":\"random\"",
+        "\"player\":\"bogus\"",
+    );
+    edit("wins.json", "\"wins\":0", "\"wins\":2");
+    std::fs::write(run.path("bom.json"), format!("\u{feff}{whole}")).unwrap();
     let good = fixture_arg("good.saved");
     for (files, message) in [
         (
             &["s1.json", "s2.json"][..],
-            "power11: s1.json and s2.json are not parts of one run: seed differs (1 / 2)\n",
+            "power11: s1.json and s2.json are not parts of one run: different seed (1 / 2)\n",
         ),
         (
             &["s1.json", "mini.json"],
-            "power11: s1.json and mini.json are not parts of one run: variant differs (power11 / mini)\n",
+            "power11: s1.json and mini.json are not parts of one run: different variant (power11 / mini)\n",
         ),
         (
             &["s1.json", "s1b.json"],
@@ -169,6 +186,22 @@ fn reports_that_cannot_merge_are_refused_with_the_file_and_the_reason() {
         (
             &["edited.json"],
             "power11: edited.json: a damaged report: game_ranges hold 3 games, not 4\n",
+        ),
+        (
+            &["s1.json", "s1.json"],
+            "power11: s1.json is given twice: each game may be counted once\n",
+        ),
+        (
+            &["unwon.json"],
+            "power11: unwon.json: a damaged report: unwon_games should list the first 3 games not won, in order, within game_ranges\n",
+        ),
+        (
+            &["player.json"],
+            "power11: player.json: a damaged report: no player is called \"bogus\"\n",
+        ),
+        (
+            &["wins.json"],
+            "power11: wins.json: a damaged report: 2 wins, but 0 games reached the goal\n",
         ),
         (
             &["s1.json", "missing.json"],
@@ -188,6 +221,11 @@ fn reports_that_cannot_merge_are_refused_with_the_file_and_the_reason() {
         ran.stderr.starts_with(&format!("power11: {good}:1:")),
         "{}",
         ran.stderr
+    );
+    // A byte-order mark is not damage.
+    assert_eq!(
+        ok(&run, &["bench", "merge", "bom.json"]),
+        ok(&run, &["bench", "merge", "s1.json"])
     );
     // The refused files are left as they were.
     assert_eq!(std::fs::read_to_string(run.path("s1.json")).unwrap(), whole);
@@ -251,7 +289,7 @@ fn a_time_budget_is_part_of_what_a_report_measured() {
     assert_eq!(ran.code, 2);
     assert_eq!(
         ran.stderr,
-        "power11: budget.json and policy.json are not parts of one run: time budget differs (3 ms / none)\n"
+        "power11: budget.json and policy.json are not parts of one run: different time budget (3 ms / none)\n"
     );
     let text = ok(&run, &["bench", "merge", "budget.json"]);
     assert!(
@@ -283,11 +321,15 @@ fn a_time_budget_and_a_fixed_depth_exclude_each_other() {
         ],
         &["--ms-per-move", "5"],
         &["bench", "--player", "expectimax", "--ms-per-move", "0"],
+        &["bench", "--player", "random", "--ms-per-move", "5"],
+        &["bench", "--player", "random", "--depth", "3"],
+        &["--autoplay", "random", "--ms-per-move", "5"],
     ] {
         let ran = run.run(args, "");
         assert_eq!((ran.code, ran.stdout.as_str()), (2, ""), "{args:?}");
+        // clap's own refusals start with "error: "; ours name the player.
         assert!(
-            ran.stderr.starts_with("error: "),
+            ran.stderr.starts_with("error: ") || ran.stderr.ends_with("player does not search\n"),
             "{args:?}: {}",
             ran.stderr
         );
