@@ -103,8 +103,12 @@ pub struct RunIdentity {
     pub rules: String,
     /// The attempt limit per game.
     pub max_moves: u64,
-    /// The version of power11 that played: another version may play other moves.
+    /// The version of power11 that played.
     pub version: String,
+    /// The [`crate::ai::SEARCH_REVISION`] that played: another one picks other moves. Reports
+    /// written before it existed read as 0.
+    #[serde(default)]
+    pub search_revision: u32,
 }
 
 /// The statistics `bench` prints (and `--json` serialises).
@@ -338,6 +342,7 @@ pub fn run(
         rules: describe_rules(&config.rules),
         max_moves: config.max_attempts,
         version: env!("CARGO_PKG_VERSION").to_string(),
+        search_revision: crate::ai::SEARCH_REVISION,
     };
     let run = Run {
         goal: config.rules.goal().map(tile_points),
@@ -481,6 +486,9 @@ pub enum MergeError {
     /// Nothing to merge.
     #[error("no reports to merge")]
     Nothing,
+    /// Parts whose totals do not fit a report: edited by hand.
+    #[error("the reports add up to more moves or seconds than a report holds")]
+    TooLarge,
     /// One file named twice: its games would count twice.
     #[error("{} is given twice: each game may be counted once", path.display())]
     GivenTwice {
@@ -601,7 +609,7 @@ fn total(what: &str, mut counts: impl Iterator<Item = u64>) -> Result<u64, Strin
 
 /// What a report says it measured must be something `bench` can measure.
 fn check_identity(identity: &RunIdentity) -> Result<(), String> {
-    use crate::ai::PlayerKind;
+    use crate::ai::{MAX_BUDGET_MS, MAX_FIXED_DEPTH, PlayerKind};
     use crate::rules::Variant;
     let player = PlayerKind::from_name(&identity.player)
         .ok_or_else(|| format!("no player is called {:?}", identity.player))?;
@@ -614,10 +622,10 @@ fn check_identity(identity: &RunIdentity) -> Result<(), String> {
     let searches = player == PlayerKind::Expectimax;
     match (identity.depth, identity.time_budget_ms) {
         (Some(_), Some(_)) => return Err("both a depth and a time budget".to_string()),
-        (Some(d), None) if !searches || !(1..=8).contains(&d) => {
+        (Some(d), None) if !searches || !(1..=MAX_FIXED_DEPTH).contains(&d) => {
             return Err(format!("depth {d} for the {} player", identity.player));
         }
-        (None, Some(ms)) if !searches || !(1..=60_000).contains(&ms) => {
+        (None, Some(ms)) if !searches || !(1..=MAX_BUDGET_MS).contains(&ms) => {
             return Err(format!(
                 "a {ms} ms budget for the {} player",
                 identity.player
@@ -676,6 +684,19 @@ pub fn merge(reports: &[(PathBuf, BenchReport)]) -> Result<BenchReport, MergeErr
             _ => game_ranges.push([start, end]),
         }
     }
+    let sum = |count: fn(&BenchReport) -> u64| {
+        reports
+            .iter()
+            .try_fold(0u64, |total, (_, r)| total.checked_add(count(r)))
+    };
+    let seconds: f64 = reports.iter().map(|(_, r)| r.seconds).sum();
+    let thread_seconds: f64 = reports.iter().map(|(_, r)| r.thread_seconds).sum();
+    if sum(|r| r.moves).is_none()
+        || sum(|r| r.attempts).is_none()
+        || !(seconds.is_finite() && thread_seconds.is_finite())
+    {
+        return Err(MergeError::TooLarge);
+    }
     let tally = reports
         .iter()
         .map(|(_, report)| Tally::of_report(report))
@@ -683,7 +704,7 @@ pub fn merge(reports: &[(PathBuf, BenchReport)]) -> Result<BenchReport, MergeErr
     let run = Run {
         goal: first.goal,
         game_ranges,
-        seconds: reports.iter().map(|(_, r)| r.seconds).sum(),
+        seconds,
         jobs: reports.iter().map(|(_, r)| r.jobs).max().unwrap_or(1),
         identity: first.identity.clone(),
     };
@@ -702,7 +723,7 @@ fn depth_words(depth: Option<u32>) -> String {
 fn identity_difference(a: &BenchReport, b: &BenchReport) -> Option<(&'static str, String, String)> {
     let (x, y) = (&a.identity, &b.identity);
     let budget = |ms: Option<u64>| ms.map_or_else(|| "none".to_string(), |ms| format!("{ms} ms"));
-    let fields: [(&'static str, String, String); 10] = [
+    let fields: [(&'static str, String, String); 11] = [
         ("seed", x.seed.to_string(), y.seed.to_string()),
         ("player", x.player.clone(), y.player.clone()),
         ("depth", depth_words(x.depth), depth_words(y.depth)),
@@ -720,6 +741,11 @@ fn identity_difference(a: &BenchReport, b: &BenchReport) -> Option<(&'static str
             y.max_moves.to_string(),
         ),
         ("version", x.version.clone(), y.version.clone()),
+        (
+            "search revision",
+            x.search_revision.to_string(),
+            y.search_revision.to_string(),
+        ),
         ("goal", goal_words(a.goal), goal_words(b.goal)),
     ];
     fields.into_iter().find(|(_, p, q)| p != q)
@@ -745,7 +771,11 @@ impl BenchReport {
             .reached_counts
             .iter()
             .map(|(tile, &k)| {
-                let ci = wilson_interval(k, self.games);
+                let ci = self
+                    .reached_intervals
+                    .get(tile)
+                    .copied()
+                    .unwrap_or_else(|| wilson_interval(k, self.games));
                 format!("{tile}: {k} ({:.1}%, {})", pct(k), interval(ci))
             })
             .collect();
@@ -769,7 +799,10 @@ impl BenchReport {
                 "{} ({:.1}%, 95% interval {})",
                 self.wins,
                 100.0 * self.win_rate,
-                interval(wilson_interval(self.wins, self.games))
+                interval(
+                    self.win_interval
+                        .unwrap_or_else(|| wilson_interval(self.wins, self.games))
+                )
             ),
             None => "- (no goal)".to_string(),
         };
@@ -810,9 +843,14 @@ impl BenchReport {
                 .take(UNWON_SEEDS_IN_TEXT)
                 .map(u64::to_string)
                 .collect();
+            let watch = if self.identity.time_budget_ms.is_some() {
+                "a timed search may not replay: watch one with power11 --autoplay"
+            } else {
+                "watch one: power11 --autoplay"
+            };
             let _ = writeln!(
                 text,
-                "not won: {} game(s), seeds {}{} (watch one: power11 --autoplay {} --seed S, same flags)",
+                "not won: {} game(s), seeds {}{} ({watch} {} --seed S, same flags)",
                 self.games - self.wins,
                 seeds.join(", "),
                 if self.games - self.wins > seeds.len() as u64 {

@@ -4,7 +4,7 @@
 //! `--board` file, 1 for any other failure.
 
 use crate::ai::optimal::{Phase, SolvedRules};
-use crate::ai::{AnyPlayer, PlayerKind, SearchConfig, Solution};
+use crate::ai::{AnyPlayer, MAX_BUDGET_MS, MAX_FIXED_DEPTH, PlayerKind, SearchConfig, Solution};
 use crate::bench::{self, BenchConfig};
 use crate::best::{BestScores, data_dir};
 use crate::console::Console;
@@ -73,12 +73,12 @@ pub(crate) struct Cli {
     max_moves: Option<u64>,
 
     /// With --autoplay expectimax: search this many moves deep instead of adapting the depth.
-    #[arg(long, value_name = "N", requires = "autoplay", value_parser = clap::value_parser!(u32).range(1..=8))]
+    #[arg(long, value_name = "N", requires = "autoplay", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_FIXED_DEPTH)))]
     depth: Option<u32>,
 
     /// With --autoplay expectimax: search deeper while this many milliseconds per move last
     /// (moves then depend on the machine's speed).
-    #[arg(long, value_name = "MS", requires = "autoplay", conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    #[arg(long, value_name = "MS", requires = "autoplay", conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..=MAX_BUDGET_MS))]
     ms_per_move: Option<u64>,
 }
 
@@ -175,12 +175,12 @@ struct BenchArgs {
     max_moves: Option<u64>,
 
     /// Expectimax: search this many moves deep instead of adapting the depth.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=8))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_FIXED_DEPTH)))]
     depth: Option<u32>,
 
     /// Expectimax: search deeper while this many milliseconds per move last (games then
     /// depend on the machine's speed and load, so they do not replay from the seed).
-    #[arg(long, value_name = "MS", conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    #[arg(long, value_name = "MS", conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..=MAX_BUDGET_MS))]
     ms_per_move: Option<u64>,
 
     #[command(flatten)]

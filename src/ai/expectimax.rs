@@ -35,6 +35,7 @@ pub struct SearchConfig {
     /// A time budget per decision: after the search at the usual depth, search one move
     /// deeper at a time while the budget lasts (a search cut short is thrown away). Moves
     /// then depend on the machine's speed, so `None` (the default) keeps games reproducible.
+    /// Ignored when `depth` is fixed.
     pub time_budget: Option<Duration>,
 }
 
@@ -47,6 +48,18 @@ impl Default for SearchConfig {
         }
     }
 }
+
+/// The deepest a fixed depth (`--depth`) may be.
+pub const MAX_FIXED_DEPTH: u32 = 8;
+
+/// The largest time budget per move (`--ms-per-move`), in milliseconds.
+pub const MAX_BUDGET_MS: u64 = 60_000;
+
+/// Which decisions the search makes: raised with every deliberate change of a move it picks
+/// (the depth policy, the evaluation, the search), so that bench reports of games played by
+/// different searches are never merged. `tests/integration/search.rs` ties it to the recorded
+/// games: re-recording them without raising it fails. 0 is every search before it existed.
+pub const SEARCH_REVISION: u32 = 1;
 
 /// The deepest a time budget lets the search go: past this, the probability cutoff has pruned
 /// almost every line anyway.
@@ -177,7 +190,11 @@ impl Expectimax {
             let value = search.chance(&next, direction, 1, 1.0);
             ranked.push((direction, value, false));
         }
-        LAST_CACHE_LEN.set(search.cache.len());
+        if deadline.is_none() {
+            // Only the usual search sizes the next one: a deeper one would make the next
+            // decision clear a table far larger than it needs.
+            LAST_CACHE_LEN.set(search.cache.len());
+        }
         if search.out_of_time {
             return None;
         }
@@ -375,6 +392,10 @@ mod tests {
         let deeper = budgeted.advise_board(&early(), &rules).unwrap();
         assert!(deeper.depth > usual.depth, "{deeper:?} vs {usual:?}");
         assert!(deeper.depth <= MAX_BUDGET_DEPTH);
+        // What it answers is the complete search at the depth it reached.
+        let grid = crate::packed::PackedBoard::<4>::from_board(&early()).unwrap();
+        let complete = Expectimax::default().advise_at(&grid, &rules, deeper.depth, None);
+        assert_eq!(Some(deeper), complete);
     }
 
     #[test]

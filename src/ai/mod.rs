@@ -20,7 +20,9 @@ use rand::Rng;
 use std::sync::Arc;
 use thiserror::Error;
 
-pub use expectimax::{Advice, Expectimax, SearchConfig};
+pub use expectimax::{
+    Advice, Expectimax, MAX_BUDGET_MS, MAX_FIXED_DEPTH, SEARCH_REVISION, SearchConfig,
+};
 pub use optimal::{OptimalPlayer, Solution};
 pub use random::RandomPlayer;
 

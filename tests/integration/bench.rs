@@ -357,3 +357,58 @@ fn autoplay_with_a_time_budget_plays_whole_moves() {
         15
     );
 }
+
+#[test]
+fn parts_of_other_searches_or_with_absurd_totals_do_not_merge() {
+    let run = Run::new();
+    let args = ["--player", "random", "--seed", "6", "--games", "2"];
+    part(&run, "a.json", &args);
+    part(
+        &run,
+        "b.json",
+        &[&args[..], &["--first-game", "2"]].concat(),
+    );
+    part(
+        &run,
+        "limit.json",
+        &[&args[..], &["--first-game", "4", "--max-moves", "50"]].concat(),
+    );
+    let edit = |from: &str, to: &str, change: &dyn Fn(&mut serde_json::Value)| {
+        let text = std::fs::read_to_string(run.path(from)).unwrap();
+        let mut report: serde_json::Value = serde_json::from_str(&text).unwrap();
+        change(&mut report);
+        std::fs::write(run.path(to), report.to_string()).unwrap();
+    };
+    // A report from before search revisions were recorded reads as revision 0.
+    edit("b.json", "old.json", &|r| {
+        r.as_object_mut().unwrap().remove("search_revision");
+    });
+    let huge = |r: &mut serde_json::Value| {
+        r["moves"] = serde_json::json!(u64::MAX);
+        r["attempts"] = serde_json::json!(u64::MAX);
+    };
+    edit("a.json", "huge_a.json", &huge);
+    edit("b.json", "huge_b.json", &huge);
+    let revision = power11::ai::SEARCH_REVISION;
+    for (files, message) in [
+        (
+            ["a.json", "old.json"],
+            format!(
+                "power11: a.json and old.json are not parts of one run: different search revision ({revision} / 0)\n"
+            ),
+        ),
+        (
+            ["a.json", "limit.json"],
+            "power11: a.json and limit.json are not parts of one run: different max_moves (10000000 / 50)\n"
+                .to_string(),
+        ),
+        (
+            ["huge_a.json", "huge_b.json"],
+            "power11: the reports add up to more moves or seconds than a report holds\n".to_string(),
+        ),
+    ] {
+        let ran = run.run(&["bench", "merge", files[0], files[1]], "");
+        assert_eq!((ran.code, ran.stdout.as_str()), (2, ""), "{files:?}");
+        assert_eq!(ran.stderr, message, "{files:?}");
+    }
+}

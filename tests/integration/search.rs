@@ -229,3 +229,24 @@ fn expectimax_decisions_replay_move_for_move() {
         }
     }
 }
+
+/// The recorded games above and the search revision they were recorded with, as
+/// (`power11::ai::SEARCH_REVISION`, FNV-1a hash of the file's lines).
+const RECORDED: (u32, u64) = (1, 0xf59f_b9cf_d3ce_2b78);
+
+#[test]
+fn the_recorded_games_belong_to_the_current_search_revision() {
+    // Re-recording the games means the search now plays other moves: bench reports of the old
+    // and new search must not merge, so the revision they record has to change with them.
+    let text = std::fs::read_to_string(fixture("search").join("moves.txt")).unwrap();
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in text.lines().flat_map(|line| line.bytes().chain([b'\n'])) {
+        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+    }
+    assert_eq!(
+        (power11::ai::SEARCH_REVISION, hash),
+        RECORDED,
+        "fixtures/search/moves.txt was re-recorded: raise power11::ai::SEARCH_REVISION and set \
+         RECORDED in tests/integration/search.rs to (the new revision, {hash:#x})"
+    );
+}
