@@ -56,18 +56,7 @@ fn autoplay_random_with_move_scoring_and_no_goal_says_game_over() {
 
 #[test]
 fn autoplay_expectimax_wins_power11() {
-    let ran = run(
-        &["--autoplay", "expectimax", "--seed", "1", "--depth", "2"],
-        "",
-    );
-    assert_eq!(ran.code, 0);
-    let score = assert_consistent(&ran.stdout, false);
-    assert!(
-        ran.stdout
-            .ends_with(&format!("YOU WON WITH A SCORE OF {score}\n")),
-        "{}",
-        &ran.stdout[ran.stdout.len() - 300..]
-    );
+    let ran = assert_autoplay_wins(&["--autoplay", "expectimax", "--seed", "1", "--depth", "2"]);
     assert!(
         !ran.stdout.contains("(nothing moves)"),
         "the search player never wastes a move"
@@ -79,10 +68,12 @@ fn autoplay_expectimax_wins_power11() {
 /// boards wins it.
 #[test]
 fn the_lost_hard_seed_256348001381387271_is_won() {
-    let ran = run(
-        &["--autoplay", "expectimax", "--seed", "256348001381387271"],
-        "",
-    );
+    assert_autoplay_wins(&["--autoplay", "expectimax", "--seed", "256348001381387271"]);
+}
+
+/// Runs an autoplay game and checks that it is consistent and ends won.
+fn assert_autoplay_wins(args: &[&str]) -> crate::common::Ran {
+    let ran = run(args, "");
     assert_eq!(ran.code, 0);
     let score = assert_consistent(&ran.stdout, false);
     assert!(
@@ -91,6 +82,7 @@ fn the_lost_hard_seed_256348001381387271_is_won() {
         "{}",
         &ran.stdout[ran.stdout.len() - 300..]
     );
+    ran
 }
 
 #[test]
