@@ -767,17 +767,12 @@ impl BenchReport {
             .iter()
             .map(|(tile, k)| format!("{tile}: {k} ({:.1}%)", pct(*k)))
             .collect();
+        // `summarise` builds the intervals from the counts: the same tiles, in the same order.
         let reached: Vec<String> = self
             .reached_counts
             .iter()
-            .map(|(tile, &k)| {
-                let ci = self
-                    .reached_intervals
-                    .get(tile)
-                    .copied()
-                    .unwrap_or_else(|| wilson_interval(k, self.games));
-                format!("{tile}: {k} ({:.1}%, {})", pct(k), interval(ci))
-            })
+            .zip(self.reached_intervals.values())
+            .map(|((tile, &k), &ci)| format!("{tile}: {k} ({:.1}%, {})", pct(k), interval(ci)))
             .collect();
         let which = if self.game_ranges == [[0, self.games]] {
             String::new()
@@ -794,15 +789,12 @@ impl BenchReport {
             }
             format!(" (games {})", ranges.join(", "))
         };
-        let wins = match self.goal {
-            Some(_) => format!(
+        let wins = match self.win_interval {
+            Some(ci) => format!(
                 "{} ({:.1}%, 95% interval {})",
                 self.wins,
                 100.0 * self.win_rate,
-                interval(
-                    self.win_interval
-                        .unwrap_or_else(|| wilson_interval(self.wins, self.games))
-                )
+                interval(ci)
             ),
             None => "- (no goal)".to_string(),
         };
