@@ -30,6 +30,9 @@ pub struct BenchConfig {
     pub depth: Option<u32>,
     /// The search's time budget per move in milliseconds, if it was given one.
     pub time_budget_ms: Option<u64>,
+    /// The learned player's network ([`crate::ai::Network::fingerprint`]), recorded so that
+    /// games of different networks are never merged.
+    pub network: Option<String>,
     /// The index of the first game: a run can be split into parts that merge.
     pub first_game: u64,
     /// How many games.
@@ -109,6 +112,9 @@ pub struct RunIdentity {
     /// written before it existed read as 0.
     #[serde(default)]
     pub search_revision: u32,
+    /// The learned player's network, in words (tuples, stages, training, file checksum).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network: Option<String>,
 }
 
 /// The statistics `bench` prints (and `--json` serialises).
@@ -343,6 +349,7 @@ pub fn run(
         max_moves: config.max_attempts,
         version: env!("CARGO_PKG_VERSION").to_string(),
         search_revision: crate::ai::SEARCH_REVISION,
+        network: config.network.clone(),
     };
     let run = Run {
         goal: config.rules.goal().map(tile_points),
@@ -609,7 +616,7 @@ fn total(what: &str, mut counts: impl Iterator<Item = u64>) -> Result<u64, Strin
 
 /// What a report says it measured must be something `bench` can measure.
 fn check_identity(identity: &RunIdentity) -> Result<(), String> {
-    use crate::ai::{MAX_BUDGET_MS, MAX_FIXED_DEPTH, PlayerKind};
+    use crate::ai::{MAX_BUDGET_MS, MAX_FIXED_DEPTH, MAX_LEARNED_DEPTH, PlayerKind};
     use crate::rules::Variant;
     let player = PlayerKind::from_name(&identity.player)
         .ok_or_else(|| format!("no player is called {:?}", identity.player))?;
@@ -620,9 +627,23 @@ fn check_identity(identity: &RunIdentity) -> Result<(), String> {
         return Err(format!("a {0}x{0} board", identity.size));
     }
     let searches = player == PlayerKind::Expectimax;
+    let max_depth = match player {
+        PlayerKind::Expectimax => MAX_FIXED_DEPTH,
+        PlayerKind::Learned => MAX_LEARNED_DEPTH,
+        _ => 0,
+    };
+    if (player == PlayerKind::Learned) != identity.network.is_some() {
+        return Err(format!(
+            "a network for the {} player, or none for the learned one",
+            identity.player
+        ));
+    }
     match (identity.depth, identity.time_budget_ms) {
         (Some(_), Some(_)) => return Err("both a depth and a time budget".to_string()),
-        (Some(d), None) if !searches || !(1..=MAX_FIXED_DEPTH).contains(&d) => {
+        (None, None) if player == PlayerKind::Learned => {
+            return Err("no depth for the learned player".to_string());
+        }
+        (Some(d), None) if !(1..=max_depth).contains(&d) => {
             return Err(format!("depth {d} for the {} player", identity.player));
         }
         (None, Some(ms)) if !searches || !(1..=MAX_BUDGET_MS).contains(&ms) => {
@@ -723,9 +744,11 @@ fn depth_words(depth: Option<u32>) -> String {
 fn identity_difference(a: &BenchReport, b: &BenchReport) -> Option<(&'static str, String, String)> {
     let (x, y) = (&a.identity, &b.identity);
     let budget = |ms: Option<u64>| ms.map_or_else(|| "none".to_string(), |ms| format!("{ms} ms"));
-    let fields: [(&'static str, String, String); 11] = [
+    let network = |n: &Option<String>| n.clone().unwrap_or_else(|| "none".to_string());
+    let fields: [(&'static str, String, String); 12] = [
         ("seed", x.seed.to_string(), y.seed.to_string()),
         ("player", x.player.clone(), y.player.clone()),
+        ("network", network(&x.network), network(&y.network)),
         ("depth", depth_words(x.depth), depth_words(y.depth)),
         (
             "time budget",
@@ -828,6 +851,9 @@ impl BenchReport {
             self.moves_per_second,
             self.ms_per_move,
         );
+        if let Some(network) = &self.identity.network {
+            let _ = writeln!(text, "network: {network}");
+        }
         if !self.unwon_seeds.is_empty() {
             let seeds: Vec<String> = self
                 .unwon_seeds

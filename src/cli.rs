@@ -4,7 +4,10 @@
 //! `--board` file, 1 for any other failure.
 
 use crate::ai::optimal::{Phase, SolvedRules};
-use crate::ai::{AnyPlayer, MAX_BUDGET_MS, MAX_FIXED_DEPTH, PlayerKind, SearchConfig, Solution};
+use crate::ai::{
+    AnyPlayer, DEFAULT_LEARNED_DEPTH, MAX_BUDGET_MS, MAX_FIXED_DEPTH, MAX_LEARNED_DEPTH, Network,
+    PlayerKind, SearchConfig, Solution, Stages, TupleSet,
+};
 use crate::bench::{self, BenchConfig};
 use crate::best::{BestScores, data_dir};
 use crate::console::Console;
@@ -17,10 +20,12 @@ use crate::session::{MemoryStore, MenuStyle, Session, Settings};
 use crate::size::Size;
 use crate::store::FileStore;
 use crate::tables;
+use crate::train::{self, Budget, Schedule, TrainConfig};
 use crate::tui::{self, ColorMode};
+use crate::weights::{WeightsFileError, default_path, read_weights};
 use anyhow::Context;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use clap::{Args, Parser, Subcommand};
+use clap::{ArgGroup, Args, Parser, Subcommand};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -35,7 +40,8 @@ use std::time::{Duration, Instant};
     bin_name = "power11",
     version,
     after_help = AFTER_HELP,
-    args_conflicts_with_subcommands = true
+    args_conflicts_with_subcommands = true,
+    group(ArgGroup::new("computer").args(["autoplay", "player"]).multiple(false))
 )]
 pub(crate) struct Cli {
     #[command(subcommand)]
@@ -56,6 +62,16 @@ pub(crate) struct Cli {
     #[arg(long, value_name = "PLAYER", value_parser = named::<PlayerKind>())]
     autoplay: Option<PlayerKind>,
 
+    /// The computer player of a game played by hand: its moves in the full-screen mode's
+    /// autoplay, and its advice (default: expectimax).
+    #[arg(long, value_name = "PLAYER", value_parser = named::<PlayerKind>())]
+    player: Option<PlayerKind>,
+
+    /// The learned player's weights (default: the data directory's, where `power11 train`
+    /// writes them).
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
+
     /// Play full-screen: arrow keys, coloured tiles, one board redrawn in place.
     #[arg(long, conflicts_with = "autoplay")]
     tui: bool,
@@ -72,13 +88,14 @@ pub(crate) struct Cli {
     #[arg(long, value_name = "N", requires = "autoplay")]
     max_moves: Option<u64>,
 
-    /// With --autoplay expectimax: search this many moves deep instead of adapting the depth.
-    #[arg(long, value_name = "N", requires = "autoplay", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_FIXED_DEPTH)))]
+    /// With --autoplay or --player expectimax: search this many moves deep instead of adapting
+    /// the depth; learned: how many moves deep (1 to 4, default 2).
+    #[arg(long, value_name = "N", requires = "computer", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_FIXED_DEPTH)))]
     depth: Option<u32>,
 
-    /// With --autoplay expectimax: search deeper while this many milliseconds per move last
-    /// (moves then depend on the machine's speed).
-    #[arg(long, value_name = "MS", requires = "autoplay", conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..=MAX_BUDGET_MS))]
+    /// With --autoplay or --player expectimax: search deeper while this many milliseconds per
+    /// move last (moves then depend on the machine's speed).
+    #[arg(long, value_name = "MS", requires = "computer", conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..=MAX_BUDGET_MS))]
     ms_per_move: Option<u64>,
 }
 
@@ -101,7 +118,9 @@ Examples:
   power11 --board B1.txt --variant edge  start from a board file
   power11 --autoplay expectimax --seed 1 watch the search player win
   power11 solve --variant mini           solve 3x3 to 512 exactly (then --player optimal)
-  power11 bench --player random --games 100000 --jobs 1";
+  power11 bench --player random --games 100000 --jobs 1
+  power11 train --minutes 90             learn an evaluation by self-play (then --player learned)
+  power11 bench --player learned --variant classic --games 1000";
 
 #[derive(Subcommand, Debug)]
 enum Command {
@@ -109,6 +128,103 @@ enum Command {
     Bench(BenchArgs),
     /// Solve a 3x3 rule set exactly: every position's odds of winning with perfect play.
     Solve(SolveArgs),
+    /// Learn a 4x4 evaluation by self-play (TD learning of an n-tuple network) for
+    /// `--player learned`. Ctrl-C stops early and keeps what was learned.
+    Train(TrainArgs),
+}
+
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("budget").args(["minutes", "games"]).required(true)))]
+struct TrainArgs {
+    /// Train for this many minutes (fractions allowed).
+    #[arg(long, value_name = "M", value_parser = parse_minutes)]
+    minutes: Option<f64>,
+
+    /// Train for this many games (with --threads 1 and --seed, the result is reproducible).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    games: Option<u64>,
+
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: Option<u64>,
+
+    /// Seed the games (default: random, and printed).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+
+    /// Write the weights here (default: the data directory's weight file, where
+    /// --player learned looks).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+
+    /// Go on training the network in the output file (its tuples and stages).
+    #[arg(long)]
+    resume: bool,
+
+    /// Start a new network even though the output file holds one (replaced at the first
+    /// checkpoint).
+    #[arg(long, conflicts_with = "resume")]
+    restart: bool,
+
+    /// The tuple set of a new network.
+    #[arg(long, value_name = "SET", value_parser = named::<TupleSet>())]
+    tuples: Option<TupleSet>,
+
+    /// Where a new network's stages split: tiles that start a stage with weights of its own
+    /// (e.g. 16384,32768), or `none` for one stage.
+    #[arg(long, value_name = "TILES", value_parser = parse_stages)]
+    stages: Option<Stages>,
+
+    /// The learning rate; the last fifth of the budget uses a tenth of it.
+    #[arg(long, value_name = "A", default_value_t = 0.1, value_parser = parse_rate)]
+    rate: f32,
+
+    /// Minutes between checkpoints (the weights are also written at the end).
+    #[arg(long, value_name = "M", default_value_t = 5.0, value_parser = parse_minutes)]
+    checkpoint_minutes: f64,
+}
+
+/// The stage split of new networks: separate weights once a 16384 and once a 32768 is made.
+const DEFAULT_STAGES: &[u8] = &[14, 15];
+
+fn parse_minutes(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(m) if m > 0.0 && m <= 525_600.0 => Ok(m),
+        _ => Err(format!(
+            "'{text}' is not a number of minutes (more than 0, at most a year)"
+        )),
+    }
+}
+
+fn parse_rate(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(a) if a > 0.0 && a <= 1.0 => Ok(a),
+        _ => Err(format!(
+            "'{text}' is not a learning rate (more than 0, at most 1)"
+        )),
+    }
+}
+
+fn parse_stages(text: &str) -> Result<Stages, String> {
+    if text.eq_ignore_ascii_case("none") {
+        return Ok(Stages::single());
+    }
+    let exponents = text
+        .split(',')
+        .map(|tile| {
+            let value: u64 = tile
+                .trim()
+                .parse()
+                .map_err(|_| format!("'{tile}' is not a tile"))?;
+            if value < 2 || !value.is_power_of_two() {
+                return Err(format!("'{tile}' is not a tile (a power of two from 2)"));
+            }
+            Ok(value.trailing_zeros() as u8)
+        })
+        .collect::<Result<Vec<u8>, String>>()?;
+    Stages::split_at(&exponents).map_err(|_| {
+        "stage splits are increasing tiles from 2 to 32768, at most 3 of them".to_string()
+    })
 }
 
 #[derive(Subcommand, Debug)]
@@ -174,9 +290,15 @@ struct BenchArgs {
     #[arg(long, value_name = "N")]
     max_moves: Option<u64>,
 
-    /// Expectimax: search this many moves deep instead of adapting the depth.
+    /// Expectimax: search this many moves deep instead of adapting the depth; learned: how
+    /// many moves deep (1 to 4, default 2).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_FIXED_DEPTH)))]
     depth: Option<u32>,
+
+    /// The learned player's weights (default: the data directory's, where `power11 train`
+    /// writes them).
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
 
     /// Expectimax: search deeper while this many milliseconds per move last (games then
     /// depend on the machine's speed and load, so they do not replay from the seed).
@@ -336,6 +458,7 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
     match &cli.command {
         Some(Command::Bench(args)) => return run_bench(args),
         Some(Command::Solve(args)) => return run_solve(args),
+        Some(Command::Train(args)) => return run_train(args),
         None => {}
     }
     let rules = cli.rules.rules()?;
@@ -367,11 +490,18 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
         MenuStyle::OneSize
     };
     let settings = Settings { rules, menu };
-    let player = player_for(
-        cli.autoplay.unwrap_or(PlayerKind::Expectimax),
+    // A game by hand may be played on 5x5 from the menu; the learned player then hands 5x5
+    // boards to the hand-tuned search. Autoplay plays the rules given, which must suit it.
+    let any_size = cli.autoplay.is_none() && menu == MenuStyle::EasyHard;
+    let (player, _) = player_for(
+        cli.autoplay
+            .or(cli.player)
+            .unwrap_or(PlayerKind::Expectimax),
         cli.depth,
         cli.ms_per_move,
         &rules,
+        cli.weights.as_deref(),
+        any_size,
     )?;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
@@ -433,10 +563,23 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
         Some(j) => j as usize,
         None => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
     };
+    let (player, network) = player_for(
+        kind,
+        args.depth,
+        args.ms_per_move,
+        &rules,
+        args.weights.as_deref(),
+        false,
+    )?;
+    let depth = match kind {
+        PlayerKind::Learned => Some(args.depth.unwrap_or(DEFAULT_LEARNED_DEPTH)),
+        _ => args.depth,
+    };
     let config = BenchConfig {
         rules,
-        player: player_for(kind, args.depth, args.ms_per_move, &rules)?,
-        depth: args.depth,
+        player,
+        depth,
+        network: network.map(|n| n.fingerprint()),
         time_budget_ms: args.ms_per_move,
         first_game: args.first_game,
         games: args.games,
@@ -501,14 +644,45 @@ fn print_report(report: &bench::BenchReport, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The player `kind` for games under `rules`: the optimal player loads the solved table of
-/// these rules from the data directory, or solves them first (with a progress bar).
+/// The player `kind` for games under `rules`, and the network it plays if it is the learned
+/// player: the optimal player loads the solved table of these rules from the data directory,
+/// or solves them first (with a progress bar); the learned player loads its weights (from
+/// `weights`, else the data directory) and plays 4x4 boards only, unless `any_size` (a game by
+/// hand, where other sizes get the hand-tuned search).
 fn player_for(
     kind: PlayerKind,
     depth: Option<u32>,
     ms_per_move: Option<u64>,
     rules: &Rules,
-) -> anyhow::Result<AnyPlayer> {
+    weights: Option<&Path>,
+    any_size: bool,
+) -> anyhow::Result<(AnyPlayer, Option<Arc<Network>>)> {
+    let usage = |message: String| Err(UsageError(message).into());
+    if kind == PlayerKind::Learned {
+        if ms_per_move.is_some() {
+            return usage(format!(
+                "--ms-per-move times the expectimax search; the learned player searches a fixed --depth (1 to {MAX_LEARNED_DEPTH}, default {DEFAULT_LEARNED_DEPTH})"
+            ));
+        }
+        if let Some(d) = depth.filter(|&d| d > MAX_LEARNED_DEPTH) {
+            return usage(format!(
+                "the learned player searches 1 to {MAX_LEARNED_DEPTH} moves deep, not {d}"
+            ));
+        }
+        let n = rules.size();
+        if n != 4 && !any_size {
+            return usage(format!(
+                "the learned player plays 4x4 boards (classic, Power-11 Hard); these rules are {n}x{n}"
+            ));
+        }
+        let network = load_network(weights)?;
+        let search = SearchConfig {
+            depth,
+            ..Default::default()
+        };
+        let player = kind.build(search, None, Some(&network))?;
+        return Ok((player, Some(network)));
+    }
     if kind != PlayerKind::Expectimax && (depth.is_some() || ms_per_move.is_some()) {
         let message = format!(
             "--depth and --ms-per-move tune the expectimax player's search; the {} player does not search",
@@ -525,7 +699,37 @@ fn player_for(
         PlayerKind::Optimal => Some(table_for(rules, None)?.0),
         _ => None,
     };
-    Ok(kind.build(search, table.as_ref())?)
+    Ok((kind.build(search, table.as_ref(), None)?, None))
+}
+
+/// The learned player's network from `weights`, else from the data directory's weight file.
+/// No file, or one that is not a whole network, is a usage error (exit 2) saying what to do.
+fn load_network(weights: Option<&Path>) -> anyhow::Result<Arc<Network>> {
+    let path = match weights {
+        Some(path) => path.to_path_buf(),
+        None => default_path(data_dir().as_deref()).ok_or_else(|| {
+            UsageError(
+                "no data directory to find the learned player's weights in (set POWER11_DATA_DIR or pass --weights)"
+                    .to_string(),
+            )
+        })?,
+    };
+    match read_weights(&path) {
+        Ok(network) => Ok(Arc::new(network)),
+        Err(WeightsFileError::Missing(_)) => {
+            let out = if weights.is_some() {
+                format!(" --out {}", path.display())
+            } else {
+                String::new()
+            };
+            Err(UsageError(format!(
+                "the learned player has no trained network ({} does not exist): make one with                  `power11 train --minutes 90{out}` (it plays well after about 90 minutes on 2                  cores; `--minutes 5` makes a weak one)",
+                path.display()
+            ))
+            .into())
+        }
+        Err(e) => Err(UsageError(e.to_string()).into()),
+    }
 }
 
 /// The solved table of `rules`: read from `out` (or the data directory's file for these rules)
@@ -599,5 +803,151 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
         path.display()
     )?;
     out.flush()?;
+    Ok(())
+}
+
+fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
+    let out = match &args.out {
+        Some(path) => path.clone(),
+        None => default_path(data_dir().as_deref()).ok_or_else(|| {
+            UsageError(
+                "no data directory for the weights (set POWER11_DATA_DIR or pass --out)"
+                    .to_string(),
+            )
+        })?,
+    };
+    let network = if args.resume {
+        let network = match read_weights(&out) {
+            Ok(network) => network,
+            Err(WeightsFileError::Missing(_)) => {
+                let message = format!(
+                    "--resume: {} does not exist (train without --resume to start a network)",
+                    out.display()
+                );
+                return Err(UsageError(message).into());
+            }
+            Err(e) => return Err(UsageError(format!("--resume: {e}")).into()),
+        };
+        if let Some(set) = args.tuples.filter(|&set| set != network.tuple_set()) {
+            let message = format!(
+                "{} holds a network of tuple set {}, not {}",
+                out.display(),
+                network.tuple_set().name(),
+                set.name()
+            );
+            return Err(UsageError(message).into());
+        }
+        if let Some(stages) = args.stages.as_ref().filter(|&s| s != network.stages()) {
+            let message = format!(
+                "{} holds a network with stages {}, not {stages}",
+                out.display(),
+                network.stages()
+            );
+            return Err(UsageError(message).into());
+        }
+        network
+    } else {
+        if out.exists() && !args.restart {
+            let message = format!(
+                "{} already holds weights: add --resume to go on training them, or --restart to replace them",
+                out.display()
+            );
+            return Err(UsageError(message).into());
+        }
+        let stages = args.stages.clone().unwrap_or_else(|| {
+            Stages::split_at(DEFAULT_STAGES).expect("the default stages are valid")
+        });
+        Network::new(args.tuples.unwrap_or(TupleSet::Sixes), stages)
+    };
+    let threads = match args.threads {
+        Some(t) => t as usize,
+        None => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+    };
+    let seed = args.seed.unwrap_or_else(os_seed);
+    let budget = match (args.minutes, args.games) {
+        (Some(minutes), _) => Budget::Time(Duration::from_secs_f64(minutes * 60.0)),
+        (None, Some(games)) => Budget::Games(games),
+        (None, None) => unreachable!("clap requires a budget"),
+    };
+    let config = TrainConfig {
+        budget,
+        threads,
+        seed,
+        schedule: Schedule {
+            rate: args.rate,
+            final_rate: args.rate / 10.0,
+            ..Schedule::default()
+        },
+        out: out.clone(),
+        checkpoint_every: Duration::from_secs_f64(args.checkpoint_minutes * 60.0),
+    };
+    // Ctrl-C (or a hang-up or kill) stops the run after the games in flight and keeps the
+    // weights; a second Ctrl-C ends the program at once (the last checkpoint stays whole).
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for signal in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
+        signal_hook::flag::register_conditional_shutdown(signal, 130, Arc::clone(&stop))?;
+        signal_hook::flag::register(signal, Arc::clone(&stop))?;
+    }
+    let mut err = io::stderr().lock();
+    writeln!(
+        err,
+        "power11 train: {} ({}), seed {seed}, {threads} thread(s), writing {}",
+        network.fingerprint(),
+        match budget {
+            Budget::Time(t) => format!("{:.1} minutes", t.as_secs_f64() / 60.0),
+            Budget::Games(n) => format!("{n} games"),
+        },
+        out.display()
+    )?;
+    drop(err);
+    let terminal = io::stderr().is_terminal();
+    let bar = terminal.then(|| {
+        let bar = indicatif::ProgressBar::new(1000);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "[{elapsed_precise}] {wide_bar} ETA {eta}\n{msg}",
+            )
+            .expect("a valid template"),
+        );
+        bar
+    });
+    let mut last_line = Instant::now();
+    let mut progress = |p: &train::Progress| {
+        if let Some(bar) = &bar {
+            bar.set_position((p.done * 1000.0) as u64);
+            bar.set_message(p.line());
+        } else if last_line.elapsed() >= Duration::from_secs(60) {
+            eprintln!("{}", p.line());
+            last_line = Instant::now();
+        }
+    };
+    let result = train::run(&network, &config, &stop, &mut progress);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let last = result?;
+    let total = network.training();
+    let stopped = if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        " (stopped early)"
+    } else {
+        ""
+    };
+    let mut out_text = io::stdout().lock();
+    writeln!(
+        out_text,
+        "trained {} games{stopped} in {:.1} s: {:.2}M moves/s\n{}\nnetwork: {} in {:.1} minutes of training in all\nweights: {}",
+        last.games,
+        last.elapsed.as_secs_f64(),
+        last.moves_per_second() / 1e6,
+        last.line(),
+        network.fingerprint(),
+        total.seconds / 60.0,
+        out.display()
+    )?;
+    out_text.flush()?;
     Ok(())
 }

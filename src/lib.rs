@@ -65,7 +65,11 @@ pub mod store;
 #[cfg(feature = "cli")]
 pub mod tables;
 #[cfg(feature = "cli")]
+pub mod train;
+#[cfg(feature = "cli")]
 pub mod tui;
+#[cfg(feature = "cli")]
+pub mod weights;
 
 pub use board::{Board, BoardError, exponent_of, tile_value};
 #[cfg(feature = "cli")]

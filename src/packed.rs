@@ -187,6 +187,15 @@ pub type Board4 = PackedBoard<4>;
 /// A 5x5 board (Power-11 Easy).
 pub type Board5 = PackedBoard<5>;
 
+impl PackedBoard<4> {
+    /// The 4x4 board these bits hold (cell (r, c) in the nibble at bits `4 * (4 * r + c)`):
+    /// every `u64` is one, with 32768s that never merge (see the module's notes). The learned
+    /// player and training work on raw bits.
+    pub fn from_bits(bits: u64) -> Board4 {
+        PackedBoard { bits }
+    }
+}
+
 /// What one packed row (4 bits per cell, cell 0 in the low bits) becomes, for every row of one
 /// width, so that a row's move is one lookup in a table half the size of one that also held
 /// the points: each `u32` entry holds the moved row in its low `4 * width` bits, then the

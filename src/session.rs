@@ -384,8 +384,8 @@ impl<S: Store> Session<S> {
         }
     }
 
-    /// Exact odds where the store has the table of the game's rules, the search's advice
-    /// otherwise.
+    /// Exact odds where the store has the table of the game's rules, else the player's own
+    /// advice if it searches (expectimax, learned), else the hand-tuned search's.
     fn advise(&mut self, game: &Game) -> AdviceReport {
         if let Some(moves) = self
             .store
@@ -394,7 +394,12 @@ impl<S: Store> Session<S> {
         {
             return AdviceReport::Exact(moves);
         }
-        AdviceReport::Search(self.advisor.advise_board(game.board(), game.rules()))
+        let (board, rules) = (game.board(), game.rules());
+        AdviceReport::Search(
+            self.player
+                .advise_board(board, rules)
+                .unwrap_or_else(|| self.advisor.advise_board(board, rules)),
+        )
     }
 
     /// The best score shown beside `game`'s: the stored one or this game's, whichever is

@@ -7,8 +7,11 @@
 
 pub mod expectimax;
 pub mod heuristic;
+pub mod learned;
+pub mod ntuple;
 pub mod optimal;
 mod random;
+pub mod td;
 
 use crate::board::Board;
 use crate::direction::Direction;
@@ -23,6 +26,8 @@ use thiserror::Error;
 pub use expectimax::{
     Advice, Expectimax, MAX_BUDGET_MS, MAX_FIXED_DEPTH, SEARCH_REVISION, SearchConfig,
 };
+pub use learned::{DEFAULT_LEARNED_DEPTH, LearnedPlayer, MAX_LEARNED_DEPTH};
+pub use ntuple::{Network, NetworkError, Stages, TupleSet};
 pub use optimal::{OptimalPlayer, Solution};
 pub use random::RandomPlayer;
 
@@ -50,6 +55,8 @@ pub enum PlayerKind {
     Expectimax,
     /// Perfect play on 3x3 from a solved table.
     Optimal,
+    /// Expectimax over a learned n-tuple network (4x4 boards; `power11 train` makes one).
+    Learned,
 }
 
 /// Why a player could not be built.
@@ -58,6 +65,9 @@ pub enum PlayerError {
     /// The optimal player plays a solved table, and none was given.
     #[error("the optimal player needs the table of these rules (power11 solve)")]
     NoTable,
+    /// The learned player plays a trained network, and none was given.
+    #[error("the learned player needs a trained network (power11 train)")]
+    NoNetwork,
 }
 
 impl Named for PlayerKind {
@@ -65,6 +75,7 @@ impl Named for PlayerKind {
         PlayerKind::Random,
         PlayerKind::Expectimax,
         PlayerKind::Optimal,
+        PlayerKind::Learned,
     ];
 
     fn name(self) -> &'static str {
@@ -72,6 +83,7 @@ impl Named for PlayerKind {
             PlayerKind::Random => "random",
             PlayerKind::Expectimax => "expectimax",
             PlayerKind::Optimal => "optimal",
+            PlayerKind::Learned => "learned",
         }
     }
 
@@ -80,17 +92,22 @@ impl Named for PlayerKind {
             PlayerKind::Random => "Uniformly random directions",
             PlayerKind::Expectimax => "Expectimax search with a heuristic evaluation",
             PlayerKind::Optimal => "Perfect play on 3x3 boards, from a solved table",
+            PlayerKind::Learned => {
+                "Expectimax over a network learned by self-play (4x4; power11 train)"
+            }
         }
     }
 }
 
 impl PlayerKind {
-    /// A player of this kind; `search` tunes the players that search, `table` is the solved
-    /// table the optimal player plays (the others ignore what they do not use).
+    /// A player of this kind; `search` tunes the players that search (the learned player reads
+    /// only its depth), `table` is the solved table the optimal player plays, `network` the
+    /// learned player's network (each player ignores what it does not use).
     pub fn build(
         self,
         search: SearchConfig,
         table: Option<&Arc<Solution>>,
+        network: Option<&Arc<Network>>,
     ) -> Result<AnyPlayer, PlayerError> {
         Ok(match self {
             PlayerKind::Random => AnyPlayer::Random(RandomPlayer),
@@ -98,6 +115,10 @@ impl PlayerKind {
             PlayerKind::Optimal => AnyPlayer::Optimal(OptimalPlayer::new(Arc::clone(
                 table.ok_or(PlayerError::NoTable)?,
             ))),
+            PlayerKind::Learned => AnyPlayer::Learned(LearnedPlayer::new(
+                Arc::clone(network.ok_or(PlayerError::NoNetwork)?),
+                search.depth.unwrap_or(DEFAULT_LEARNED_DEPTH),
+            )),
         })
     }
 }
@@ -112,6 +133,20 @@ pub enum AnyPlayer {
     Expectimax(Expectimax),
     /// [`OptimalPlayer`].
     Optimal(OptimalPlayer),
+    /// [`LearnedPlayer`].
+    Learned(LearnedPlayer),
+}
+
+impl AnyPlayer {
+    /// The player's own advice on `board`, for the players that search (expectimax, learned);
+    /// `None` for the others, whose moves explain nothing.
+    pub fn advise_board(&self, board: &Board, rules: &Rules) -> Option<Option<Advice>> {
+        match self {
+            AnyPlayer::Expectimax(player) => Some(player.advise_board(board, rules)),
+            AnyPlayer::Learned(player) => Some(player.advise_board(board, rules)),
+            AnyPlayer::Random(_) | AnyPlayer::Optimal(_) => None,
+        }
+    }
 }
 
 impl Player for AnyPlayer {
@@ -120,6 +155,7 @@ impl Player for AnyPlayer {
             AnyPlayer::Random(player) => player.name(),
             AnyPlayer::Expectimax(player) => player.name(),
             AnyPlayer::Optimal(player) => player.name(),
+            AnyPlayer::Learned(player) => player.name(),
         }
     }
 
@@ -133,6 +169,7 @@ impl Player for AnyPlayer {
             AnyPlayer::Random(player) => player.choose(grid, rules, rng),
             AnyPlayer::Expectimax(player) => player.choose(grid, rules, rng),
             AnyPlayer::Optimal(player) => player.choose(grid, rules, rng),
+            AnyPlayer::Learned(player) => player.choose(grid, rules, rng),
         }
     }
 }
@@ -166,16 +203,25 @@ mod tests {
     fn every_kind_builds_a_player_of_its_name() {
         let rules = Rules::mini().with_goal(Some(16)).unwrap();
         let table = Arc::new(Solution::solve(&rules, &|_, _, _| {}).unwrap());
+        let network = Arc::new(Network::new(TupleSet::Rows, Stages::single()));
         for &kind in PlayerKind::ALL {
-            let player = kind.build(SearchConfig::default(), Some(&table)).unwrap();
+            let player = kind
+                .build(SearchConfig::default(), Some(&table), Some(&network))
+                .unwrap();
             assert_eq!(player.name(), kind.name());
             assert_eq!(PlayerKind::from_name(kind.name()), Some(kind));
         }
         assert_eq!(
             PlayerKind::Optimal
-                .build(SearchConfig::default(), None)
+                .build(SearchConfig::default(), None, None)
                 .unwrap_err(),
             PlayerError::NoTable
+        );
+        assert_eq!(
+            PlayerKind::Learned
+                .build(SearchConfig::default(), None, None)
+                .unwrap_err(),
+            PlayerError::NoNetwork
         );
     }
 }

@@ -1,0 +1,256 @@
+//! The learned player: expectimax to a fixed depth over an n-tuple [`Network`]'s values of
+//! afterstates (`--player learned`).
+//!
+//! Depth 1 plays greedily on reward + value of the afterstate, as training does; each further
+//! level averages over the new tiles the game's rules can spawn and takes the best move after
+//! each. Rewards are merge points, the currency the network was trained in, whatever the game
+//! scores. The network knows 4x4 boards only; it reads tiles of 32768 and more as 32768, and
+//! its search does not see two 32768s merge (a packed board's limit), which only matters past a
+//! 32768.
+
+use super::expectimax::Advice;
+use super::ntuple::Network;
+use super::{Expectimax, Player, SearchConfig};
+use crate::board::Board;
+use crate::direction::Direction;
+use crate::grid::Grid;
+use crate::packed::Board4;
+use crate::rules::{Rules, SpawnSite};
+use rand::Rng;
+use std::sync::Arc;
+
+/// The deepest the learned player searches (`--depth`): depth 4 takes tens of milliseconds a
+/// move, and every level multiplies that by about 15.
+pub const MAX_LEARNED_DEPTH: u32 = 4;
+
+/// The depth the learned player searches unless told: the prototype's 2-ply, 0.01 ms a move.
+pub const DEFAULT_LEARNED_DEPTH: u32 = 2;
+
+/// The learned player.
+#[derive(Clone, Debug)]
+pub struct LearnedPlayer {
+    network: Arc<Network>,
+    depth: u32,
+    /// The player of boards that are not 4x4 (a 5x5 game chosen at the menu).
+    fallback: Expectimax,
+}
+
+impl LearnedPlayer {
+    /// A player searching `depth` moves deep (1 = greedy) with `network`.
+    pub fn new(network: Arc<Network>, depth: u32) -> LearnedPlayer {
+        LearnedPlayer {
+            network,
+            depth: depth.clamp(1, MAX_LEARNED_DEPTH),
+            fallback: Expectimax::new(SearchConfig::default()),
+        }
+    }
+
+    /// How deep it searches.
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// Which move is best on `grid` and why; `None` if no move changes it. Boards that are not
+    /// 4x4 get the hand-tuned search's advice.
+    pub fn advise<G: Grid>(&self, grid: &G, rules: &Rules) -> Option<Advice> {
+        if grid.size() != 4 {
+            return self.fallback.advise(grid, rules);
+        }
+        // Every 4x4 board fits the network's bits; tiles past 32768 read as 32768.
+        let keys = grid.line_keys(false);
+        let bits = (0..4).fold(0u64, |bits, r| bits | ((keys[r] as u64) << (16 * r)));
+        let board = Board4::from_bits(bits);
+        let goal_pending = rules.goal().is_some() && !rules.goal_reached(grid);
+        let mut ranked: Vec<(Direction, f32, bool)> = Vec::with_capacity(4);
+        for direction in Direction::ALL {
+            let Some(next) = grid.moved(direction) else {
+                continue;
+            };
+            if goal_pending && rules.goal_reached(&next) {
+                ranked.push((direction, f32::INFINITY, true));
+                continue;
+            }
+            let value = match board.slide(direction) {
+                Some((after, reward)) => {
+                    reward as f32 + self.after_value(after, direction, self.depth, rules)
+                }
+                // The plain board moves but the packed one does not: two 32768s merge. Worth
+                // a 65536's points and the rest of the game on a board like this one.
+                None => 65536.0 + self.network.value(bits),
+            };
+            ranked.push((direction, value, false));
+        }
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let (direction, value, wins) = *ranked.first()?;
+        Some(Advice {
+            direction,
+            value,
+            runner_up: ranked.get(1).map(|&(d, v, _)| (d, v)),
+            wins,
+            depth: self.depth,
+        })
+    }
+
+    /// The value of `after` (the board just after a move toward `moved`) searched `depth` moves
+    /// deep: the network's at depth 1, else the average over the rules' new tiles of the best
+    /// move after each.
+    fn after_value(&self, after: Board4, moved: Direction, depth: u32, rules: &Rules) -> f32 {
+        if depth <= 1 {
+            return self.network.value(after.bits());
+        }
+        match rules.spawn_site(&after, moved) {
+            SpawnSite::Nowhere => self.best_value(after, depth - 1, rules),
+            SpawnSite::Cell { row, col, exponent } => {
+                let mut next = after;
+                next.set(row, col, exponent);
+                self.best_value(next, depth - 1, rules)
+            }
+            SpawnSite::AnyEmpty(tile) => {
+                let empty = after.empty_count();
+                if empty == 0 {
+                    return self.best_value(after, depth - 1, rules);
+                }
+                let mut total = 0.0;
+                for (r, c) in after.empty_cells() {
+                    for &(chance, exponent) in tile.outcomes() {
+                        let mut next = after;
+                        next.set(r, c, exponent);
+                        total += chance * self.best_value(next, depth - 1, rules);
+                    }
+                }
+                total / empty as f32
+            }
+        }
+    }
+
+    /// The best reward plus searched value over the moves from `board` (0: the game is lost).
+    fn best_value(&self, board: Board4, depth: u32, rules: &Rules) -> f32 {
+        let mut best = 0.0f32;
+        for direction in Direction::ALL {
+            if let Some((after, reward)) = board.slide(direction) {
+                best = best.max(reward as f32 + self.after_value(after, direction, depth, rules));
+            }
+        }
+        best
+    }
+
+    /// [`LearnedPlayer::advise`] on a plain board (other sizes searched on a packed engine).
+    pub fn advise_board(&self, board: &Board, rules: &Rules) -> Option<Advice> {
+        if board.size() != 4 {
+            return self.fallback.advise_board(board, rules);
+        }
+        self.advise(board, rules)
+    }
+}
+
+impl Player for LearnedPlayer {
+    fn name(&self) -> &'static str {
+        "learned"
+    }
+
+    fn choose<G: Grid, R: Rng + ?Sized>(
+        &mut self,
+        grid: &G,
+        rules: &Rules,
+        _: &mut R,
+    ) -> Direction {
+        self.advise(grid, rules)
+            .map_or(Direction::Up, |advice| advice.direction)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::ntuple::{Stages, TupleSet};
+    use crate::ai::td::learn_game;
+    use crate::random::seeded;
+
+    fn trained() -> Arc<Network> {
+        let network = Network::new(TupleSet::Rows, Stages::single());
+        let mut rng = seeded(5);
+        let mut path = Vec::new();
+        for _ in 0..300 {
+            learn_game(&network, 0.1, &mut rng, &mut path);
+        }
+        Arc::new(network)
+    }
+
+    #[test]
+    fn depth_one_is_the_greedy_move_of_training() {
+        let network = trained();
+        let player = LearnedPlayer::new(Arc::clone(&network), 1);
+        let rules = Rules::classic();
+        let mut rng = seeded(9);
+        let mut board = Board4::default();
+        board.set(0, 0, 1);
+        board.set(2, 3, 2);
+        for _ in 0..50 {
+            let Some((after, _, _)) = crate::ai::td::greedy(&network, board) else {
+                break;
+            };
+            let advice = player.advise(&board, &rules).unwrap();
+            assert_eq!(board.slide(advice.direction).unwrap().0, after);
+            let (r, c) = after
+                .nth_empty(crate::random::below(&mut rng, after.empty_count()))
+                .unwrap();
+            board = after;
+            board.set(r, c, 1);
+        }
+    }
+
+    #[test]
+    fn it_takes_the_goal_when_a_move_makes_it() {
+        let player = LearnedPlayer::new(trained(), 2);
+        let rules = Rules::power11(4).unwrap();
+        let board = Board::from_values(&[
+            vec![1024, 1024, 0, 0],
+            vec![0, 0, 0, 0],
+            vec![0, 0, 0, 2],
+            vec![0, 0, 0, 0],
+        ])
+        .unwrap();
+        let advice = player.advise_board(&board, &rules).unwrap();
+        assert!(advice.wins);
+        assert!(matches!(
+            advice.direction,
+            Direction::Left | Direction::Right
+        ));
+    }
+
+    #[test]
+    fn plain_boards_and_packed_boards_get_the_same_advice() {
+        let player = LearnedPlayer::new(trained(), 2);
+        let rules = Rules::classic();
+        let board = Board::from_values(&[
+            vec![2, 4, 8, 16],
+            vec![0, 2, 0, 4],
+            vec![0, 0, 2, 0],
+            vec![0, 0, 0, 2],
+        ])
+        .unwrap();
+        let packed = Board4::from_board(&board).unwrap();
+        assert_eq!(
+            player.advise(&board, &rules),
+            player.advise(&packed, &rules)
+        );
+    }
+
+    #[test]
+    fn other_sizes_get_the_hand_tuned_search() {
+        let player = LearnedPlayer::new(trained(), 2);
+        let rules = Rules::power11(5).unwrap();
+        let board = Board::from_values(&[
+            vec![2, 0, 0, 0, 0],
+            vec![0, 0, 0, 0, 0],
+            vec![0, 0, 4, 0, 0],
+            vec![0, 0, 0, 0, 0],
+            vec![0, 0, 0, 0, 2],
+        ])
+        .unwrap();
+        assert_eq!(
+            player.advise_board(&board, &rules),
+            Expectimax::default().advise_board(&board, &rules)
+        );
+    }
+}

@@ -1,0 +1,304 @@
+//! `power11 train`: worker threads play self-play games on one shared network
+//! ([`crate::ai::td::learn_game`]), a learning-rate schedule lowers the rate for the last part
+//! of the budget, and the network is written atomically at every checkpoint and at the end.
+//!
+//! Game `i` of a network's training (counted over every run, so a resumed run goes on where the
+//! last one stopped) is seeded from the run's seed and `i`. With one thread and a game budget a
+//! run is deterministic; with more threads the games interleave their updates, and with a time
+//! budget the number of games depends on the machine.
+
+use crate::ai::Network;
+use crate::ai::ntuple::Training;
+use crate::ai::td::{Outcome, learn_game};
+use crate::random::{mix, seeded};
+use crate::save::FileError;
+use crate::weights::write_weights;
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// How long a run trains.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// This much wall-clock time.
+    Time(Duration),
+    /// This many games.
+    Games(u64),
+}
+
+/// The learning-rate schedule: `rate` until the last `final_part` of the budget, then
+/// `final_rate` (a lower rate at the end settles the weights; it was worth a lot in the
+/// prototype).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Schedule {
+    /// The rate for most of the run.
+    pub rate: f32,
+    /// The rate for the end of the run.
+    pub final_rate: f32,
+    /// Which part of the budget, at the end, uses `final_rate` (0 to 1).
+    pub final_part: f64,
+}
+
+impl Default for Schedule {
+    fn default() -> Schedule {
+        Schedule {
+            rate: 0.1,
+            final_rate: 0.01,
+            final_part: 0.2,
+        }
+    }
+}
+
+impl Schedule {
+    /// The rate when `done` (0 to 1) of the budget is spent.
+    pub fn rate_at(&self, done: f64) -> f32 {
+        if done >= 1.0 - self.final_part {
+            self.final_rate
+        } else {
+            self.rate
+        }
+    }
+}
+
+/// What a run does.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    /// How long.
+    pub budget: Budget,
+    /// Worker threads.
+    pub threads: usize,
+    /// The seed games are seeded from.
+    pub seed: u64,
+    /// The learning rates.
+    pub schedule: Schedule,
+    /// Where the network is written.
+    pub out: PathBuf,
+    /// How often it is written while training.
+    pub checkpoint_every: Duration,
+}
+
+/// The tiles whose reach rates progress reports show (exponents).
+pub const REACH_SHOWN: [u8; 5] = [11, 12, 13, 14, 15];
+
+/// How a run is going, or went.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    /// Games finished in this run.
+    pub games: u64,
+    /// Moves in them.
+    pub moves: u64,
+    /// Time since the run started.
+    pub elapsed: Duration,
+    /// The mean score of the last [`WINDOW`] games.
+    pub recent_score: f64,
+    /// Of the last [`WINDOW`] games, the part that reached each tile of [`REACH_SHOWN`].
+    pub recent_reach: [f64; REACH_SHOWN.len()],
+    /// How many games the recent figures are over.
+    pub recent_games: usize,
+    /// The learning rate in use.
+    pub rate: f32,
+    /// The budget spent, 0 to 1.
+    pub done: f64,
+}
+
+/// How many recent games the rolling figures cover.
+pub const WINDOW: usize = 1000;
+
+impl Progress {
+    /// Moves per second over the run.
+    pub fn moves_per_second(&self) -> f64 {
+        self.moves as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    /// One line: games, speed, the rolling score and reach rates, the rate.
+    pub fn line(&self) -> String {
+        let reach: Vec<String> = REACH_SHOWN
+            .iter()
+            .zip(self.recent_reach)
+            .map(|(&e, part)| format!("{} {:.1}%", 1u64 << e, 100.0 * part))
+            .collect();
+        format!(
+            "{} games, {:.2}M moves/s; last {}: mean score {:.0}, {}; rate {}",
+            self.games,
+            self.moves_per_second() / 1e6,
+            self.recent_games,
+            self.recent_score,
+            reach.join(" "),
+            self.rate
+        )
+    }
+}
+
+/// The rolling window of recent games.
+#[derive(Default)]
+struct Recent {
+    games: VecDeque<Outcome>,
+}
+
+impl Recent {
+    fn push(&mut self, outcome: Outcome) {
+        if self.games.len() == WINDOW {
+            self.games.pop_front();
+        }
+        self.games.push_back(outcome);
+    }
+
+    fn score(&self) -> f64 {
+        let n = self.games.len().max(1) as f64;
+        self.games.iter().map(|g| g.score as f64).sum::<f64>() / n
+    }
+
+    fn reach(&self) -> [f64; REACH_SHOWN.len()] {
+        let n = self.games.len().max(1) as f64;
+        REACH_SHOWN.map(|e| self.games.iter().filter(|g| g.max_exponent >= e).count() as f64 / n)
+    }
+}
+
+/// The seed of game `index` of a network's training under `seed`.
+pub fn training_game_seed(seed: u64, index: u64) -> u64 {
+    mix(seed ^ mix(index.wrapping_add(0x7472_6169_6e00)))
+}
+
+/// Trains `network` as `config` says, calling `progress` about five times a second and after
+/// the last game, writing checkpoints to `config.out` and the network at the end. Setting
+/// `stop` ends the run early (the games in flight finish and count); the network is written
+/// either way. Returns the run's last progress.
+pub fn run(
+    network: &Network,
+    config: &TrainConfig,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Progress, FileError> {
+    let started = Instant::now();
+    let first_game = network.training().games;
+    let next = AtomicU64::new(0);
+    // Set when a checkpoint cannot be written: training on with nowhere to keep it loses time.
+    let abort = AtomicBool::new(false);
+    let threads = config.threads.max(1);
+    let budget = config.budget;
+    let done_at = |games: u64| match budget {
+        Budget::Games(total) => games as f64 / total.max(1) as f64,
+        Budget::Time(limit) => started.elapsed().as_secs_f64() / limit.as_secs_f64().max(1e-9),
+    };
+    let (sender, outcomes) = mpsc::channel::<Outcome>();
+    let mut recent = Recent::default();
+    let mut last = Progress {
+        games: 0,
+        moves: 0,
+        elapsed: Duration::ZERO,
+        recent_score: 0.0,
+        recent_reach: [0.0; REACH_SHOWN.len()],
+        recent_games: 0,
+        rate: config.schedule.rate,
+        done: 0.0,
+    };
+    // What has been recorded in the network's counters so far.
+    let mut recorded = Training::default();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let sender = sender.clone();
+            let (next, abort) = (&next, &abort);
+            scope.spawn(move || {
+                let mut path = Vec::new();
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let done = done_at(index);
+                    let out_of_games = matches!(budget, Budget::Games(n) if index >= n);
+                    let stopped = stop.load(Ordering::Relaxed) || abort.load(Ordering::Relaxed);
+                    if out_of_games || done >= 1.0 || stopped {
+                        break;
+                    }
+                    let rate = config.schedule.rate_at(done);
+                    let mut rng = seeded(training_game_seed(config.seed, first_game + index));
+                    let outcome = learn_game(network, rate, &mut rng, &mut path);
+                    if sender.send(outcome).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        let mut last_checkpoint = Instant::now();
+        let mut last_report = Instant::now();
+        let tick = Duration::from_millis(200);
+        loop {
+            let finished = match outcomes.recv_timeout(tick) {
+                Ok(outcome) => {
+                    last.games += 1;
+                    last.moves += outcome.moves;
+                    recent.push(outcome);
+                    false
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => false,
+                Err(mpsc::RecvTimeoutError::Disconnected) => true,
+            };
+            if finished || last_report.elapsed() >= tick {
+                last.elapsed = started.elapsed();
+                last.recent_score = recent.score();
+                last.recent_reach = recent.reach();
+                last.recent_games = recent.games.len();
+                last.done = done_at(last.games).min(1.0);
+                last.rate = config.schedule.rate_at(last.done);
+                progress(&last);
+                last_report = Instant::now();
+            }
+            if finished || last_checkpoint.elapsed() >= config.checkpoint_every {
+                let now = Training {
+                    games: last.games,
+                    moves: last.moves,
+                    seconds: started.elapsed().as_secs_f64(),
+                };
+                network.add_training(Training {
+                    games: now.games - recorded.games,
+                    moves: now.moves - recorded.moves,
+                    seconds: now.seconds - recorded.seconds,
+                });
+                recorded = now;
+                if let Err(e) = write_weights(&config.out, network) {
+                    abort.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+                last_checkpoint = Instant::now();
+            }
+            if finished {
+                return Ok(last.clone());
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[allow(clippy::float_cmp)] // the rates are returned, not computed
+    fn the_rate_drops_for_the_last_part_of_the_budget() {
+        let schedule = Schedule::default();
+        assert_eq!(schedule.rate_at(0.0), 0.1);
+        assert_eq!(schedule.rate_at(0.79), 0.1);
+        assert_eq!(schedule.rate_at(0.8), 0.01);
+        assert_eq!(schedule.rate_at(1.0), 0.01);
+    }
+
+    #[test]
+    fn progress_lines_say_what_the_run_did() {
+        let progress = Progress {
+            games: 1200,
+            moves: 3_000_000,
+            elapsed: Duration::from_secs(2),
+            recent_score: 21_000.4,
+            recent_reach: [0.9, 0.5, 0.1, 0.0, 0.0],
+            recent_games: 1000,
+            rate: 0.1,
+            done: 0.5,
+        };
+        assert_eq!(
+            progress.line(),
+            "1200 games, 1.50M moves/s; last 1000: mean score 21000, \
+             2048 90.0% 4096 50.0% 8192 10.0% 16384 0.0% 32768 0.0%; rate 0.1"
+        );
+    }
+}
