@@ -1,0 +1,446 @@
+//! The learned player end to end: `power11 train` through the binary, the weight file, and
+//! `--player learned` in bench, autoplay and advice. Networks here are the small 2x4 tuple set,
+//! trained for a second; no trained weights are in the repository.
+
+use crate::common::Run;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Trains a small network into `name` in `run`'s directory: `games` games, one thread, seed 7.
+fn train(run: &Run, name: &str, games: &str) -> crate::common::Ran {
+    let ran = run.run(
+        &[
+            "train",
+            "--games",
+            games,
+            "--threads",
+            "1",
+            "--seed",
+            "7",
+            "--tuples",
+            "2x4",
+            "--out",
+            name,
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    ran
+}
+
+fn bench_json(run: &Run, args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["bench", "--variant", "classic", "--jobs", "1", "--json"];
+    all.extend_from_slice(args);
+    let ran = run.run(&all, "");
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    serde_json::from_str(&ran.stdout).unwrap()
+}
+
+/// The share of a report's games that reached `tile`.
+fn reached(report: &serde_json::Value, tile: &str) -> f64 {
+    let games = report["games"].as_f64().unwrap();
+    report["reached_counts"]
+        .as_object()
+        .and_then(|r| r.get(tile))
+        .map_or(0.0, |n| n.as_f64().unwrap() / games)
+}
+
+#[test]
+fn a_short_seeded_training_run_learns_to_reach_256() {
+    let run = Run::new();
+    let ran = train(&run, "w.p11w", "1000");
+    assert!(ran.stdout.contains("trained 1000 games"), "{}", ran.stdout);
+    let learned = bench_json(
+        &run,
+        &[
+            "--player",
+            "learned",
+            "--weights",
+            "w.p11w",
+            "--depth",
+            "1",
+            "--games",
+            "100",
+            "--seed",
+            "3",
+        ],
+    );
+    let random = bench_json(
+        &run,
+        &["--player", "random", "--games", "100", "--seed", "3"],
+    );
+    let (l, r) = (reached(&learned, "256"), reached(&random, "256"));
+    // Measured: about 98% against 4%.
+    assert!(l >= 0.6 && l >= r + 0.4, "learned {l}, random {r}");
+    assert_eq!(learned["depth"], 1);
+    let network = learned["network"].as_str().unwrap();
+    assert!(network.contains("tuples 2x4") && network.contains("1000 games trained"));
+}
+
+#[test]
+fn one_thread_and_a_seed_train_the_same_weights() {
+    let run = Run::new();
+    train(&run, "a.p11w", "200");
+    train(&run, "b.p11w", "200");
+    let a = std::fs::read(run.path("a.p11w")).unwrap();
+    let b = std::fs::read(run.path("b.p11w")).unwrap();
+    // The header's 63 bytes, 2 bytes a weight (2 tuples of 16^4, 3 stages), a CRC-32.
+    assert_eq!(a.len(), 63 + 2 * 2 * 65536 * 3 + 4);
+    // Equal but for the training time (bytes 47..55) and so the checksum.
+    assert_eq!(a.len(), b.len());
+    assert!(a[..47] == b[..47] && a[55..a.len() - 4] == b[55..b.len() - 4]);
+    // And the weights did learn something.
+    assert!(a[63..a.len() - 4].iter().any(|&byte| byte != 0));
+}
+
+#[test]
+fn resume_goes_on_training_the_same_network() {
+    let run = Run::new();
+    train(&run, "w.p11w", "150");
+    // Without --resume an existing network is not replaced.
+    let before = std::fs::read(run.path("w.p11w")).unwrap();
+    let refused = run.run(
+        &[
+            "train", "--games", "10", "--tuples", "2x4", "--out", "w.p11w",
+        ],
+        "",
+    );
+    assert_eq!(refused.code, 2);
+    assert!(refused.stderr.contains("--resume"), "{}", refused.stderr);
+    assert!(std::fs::read(run.path("w.p11w")).unwrap() == before);
+    // A resumed run adds its games to the network's count.
+    let resumed = run.run(
+        &[
+            "train",
+            "--games",
+            "50",
+            "--threads",
+            "1",
+            "--seed",
+            "8",
+            "--out",
+            "w.p11w",
+            "--resume",
+        ],
+        "",
+    );
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    assert!(
+        resumed.stdout.contains("200 games trained"),
+        "{}",
+        resumed.stdout
+    );
+    // --resume keeps the file's tuples and stages: asking for others is refused.
+    let other = run.run(
+        &[
+            "train", "--games", "5", "--out", "w.p11w", "--resume", "--tuples", "4x6",
+        ],
+        "",
+    );
+    assert_eq!(other.code, 2);
+    assert!(
+        other.stderr.contains("tuple set 2x4, not 4x6"),
+        "{}",
+        other.stderr
+    );
+    // --restart replaces it.
+    let restarted = run.run(
+        &[
+            "train",
+            "--games",
+            "20",
+            "--threads",
+            "1",
+            "--tuples",
+            "2x4",
+            "--stages",
+            "none",
+            "--out",
+            "w.p11w",
+            "--restart",
+        ],
+        "",
+    );
+    assert_eq!(restarted.code, 0, "{}", restarted.stderr);
+    assert!(
+        restarted.stdout.contains("stages single, 20 games trained"),
+        "{}",
+        restarted.stdout
+    );
+}
+
+#[test]
+fn without_weights_the_learned_player_says_what_to_run() {
+    let run = Run::new();
+    let ran = run.run(
+        &["bench", "--player", "learned", "--variant", "classic"],
+        "",
+    );
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr.contains("power11 train --minutes"),
+        "{}",
+        ran.stderr
+    );
+    assert!(ran.stderr.contains("90 minutes"), "{}", ran.stderr);
+    let autoplay = run.run(&["--autoplay", "learned", "--variant", "classic"], "");
+    assert_eq!(autoplay.code, 2);
+    assert!(autoplay.stderr.contains("power11 train"));
+}
+
+#[test]
+fn damaged_and_foreign_weight_files_are_refused_and_left_alone() {
+    let run = Run::new();
+    train(&run, "w.p11w", "20");
+    let whole = std::fs::read(run.path("w.p11w")).unwrap();
+    let cases: [(&str, Vec<u8>, &str); 4] = [
+        ("cut.p11w", whole[..whole.len() / 2].to_vec(), "damaged"),
+        (
+            "flipped.p11w",
+            {
+                let mut b = whole.clone();
+                b[5000] ^= 0x40;
+                b
+            },
+            "damaged",
+        ),
+        (
+            "text.p11w",
+            b"2 4 8 16\n".to_vec(),
+            "not a power11 weight file",
+        ),
+        ("empty.p11w", Vec::new(), "not a power11 weight file"),
+    ];
+    for (name, bytes, problem) in cases {
+        std::fs::write(run.path(name), &bytes).unwrap();
+        let ran = run.run(
+            &[
+                "bench",
+                "--player",
+                "learned",
+                "--variant",
+                "classic",
+                "--weights",
+                name,
+                "--games",
+                "1",
+            ],
+            "",
+        );
+        assert_eq!(ran.code, 2, "{name}");
+        assert!(
+            ran.stderr.contains(name) && ran.stderr.contains(problem),
+            "{name}: {}",
+            ran.stderr
+        );
+        // A damaged file is not resumed either, and never rewritten.
+        let resumed = run.run(&["train", "--games", "5", "--out", name, "--resume"], "");
+        assert_eq!(resumed.code, 2, "{name}");
+        assert!(std::fs::read(run.path(name)).unwrap() == bytes, "{name}");
+    }
+}
+
+#[test]
+fn the_learned_player_refuses_other_sizes_and_timed_search() {
+    let run = Run::new();
+    train(&run, "w.p11w", "20");
+    for (args, says) in [
+        (
+            vec![
+                "bench",
+                "--player",
+                "learned",
+                "--weights",
+                "w.p11w",
+                "--size",
+                "5",
+            ],
+            "plays 4x4 boards",
+        ),
+        (
+            vec![
+                "--autoplay",
+                "learned",
+                "--weights",
+                "w.p11w",
+                "--variant",
+                "mini",
+            ],
+            "plays 4x4 boards",
+        ),
+        (
+            vec![
+                "bench",
+                "--player",
+                "learned",
+                "--weights",
+                "w.p11w",
+                "--ms-per-move",
+                "5",
+            ],
+            "fixed --depth",
+        ),
+        (
+            vec![
+                "bench",
+                "--player",
+                "learned",
+                "--weights",
+                "w.p11w",
+                "--depth",
+                "5",
+            ],
+            "1 to 4 moves deep",
+        ),
+    ] {
+        let ran = run.run(&args, "");
+        assert_eq!(ran.code, 2, "{args:?}");
+        assert!(ran.stderr.contains(says), "{args:?}: {}", ran.stderr);
+    }
+}
+
+#[test]
+fn autoplay_and_advice_use_the_learned_player() {
+    let run = Run::new();
+    train(&run, "w.p11w", "300");
+    let ran = run.run(
+        &[
+            "--autoplay",
+            "learned",
+            "--weights",
+            "w.p11w",
+            "--variant",
+            "classic",
+            "--seed",
+            "4",
+            "--max-moves",
+            "200",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(ran.stdout.matches("Score: ").count() > 100);
+    // Advice in a game by hand comes from the chosen player, at its depth.
+    let advice = run.run(
+        &[
+            "--player",
+            "learned",
+            "--weights",
+            "w.p11w",
+            "--depth",
+            "3",
+            "--variant",
+            "classic",
+            "--seed",
+            "4",
+        ],
+        "n\na\n",
+    );
+    assert_eq!(advice.code, 0, "{}", advice.stderr);
+    assert!(
+        advice.stdout.contains("Advice: ") && advice.stdout.contains("looking 3 move(s) ahead"),
+        "{}",
+        advice.stdout
+    );
+}
+
+#[test]
+fn a_training_run_killed_at_any_moment_leaves_a_whole_weight_file() {
+    let run = Run::new();
+    let binary = assert_cmd::cargo::cargo_bin("power11");
+    for wait in [300, 700, 1100] {
+        let mut child = Command::new(&binary)
+            .args([
+                "train",
+                "--minutes",
+                "1",
+                "--threads",
+                "1",
+                "--tuples",
+                "2x4",
+                "--checkpoint-minutes",
+                "0.001",
+                "--out",
+                "w.p11w",
+                "--restart",
+            ])
+            .current_dir(run.dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(wait));
+        child.kill().unwrap(); // SIGKILL: no chance to clean up
+        child.wait().unwrap();
+        let ran = run.run(
+            &[
+                "bench",
+                "--player",
+                "learned",
+                "--variant",
+                "classic",
+                "--weights",
+                "w.p11w",
+                "--games",
+                "2",
+                "--depth",
+                "1",
+            ],
+            "",
+        );
+        assert_eq!(ran.code, 0, "killed after {wait} ms: {}", ran.stderr);
+    }
+}
+
+#[test]
+fn an_interrupted_training_run_keeps_what_it_learned() {
+    let run = Run::new();
+    let binary = assert_cmd::cargo::cargo_bin("power11");
+    let started = Instant::now();
+    let child = Command::new(&binary)
+        .args([
+            "train",
+            "--minutes",
+            "10",
+            "--threads",
+            "2",
+            "--tuples",
+            "2x4",
+            "--out",
+            "w.p11w",
+        ])
+        .current_dir(run.dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(800));
+    // SIGINT, as Ctrl-C sends.
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(120));
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.contains("(stopped early)"), "{stdout}");
+    let ran = run.run(
+        &[
+            "bench",
+            "--player",
+            "learned",
+            "--variant",
+            "classic",
+            "--weights",
+            "w.p11w",
+            "--games",
+            "1",
+            "--depth",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+}
