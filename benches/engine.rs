@@ -4,15 +4,21 @@
 //! - a batch of random-player games on 4x4 Power-11 rules, on our engine and on a hand-tuned
 //!   baseline ([`baseline`]): the engine ratio;
 //! - one expectimax decision on early, middle and late 4x4 boards, and on a 5x5 board (packed
-//!   and plain).
+//!   and plain);
+//! - one learned-player decision at depths 1 to 3 on the middle 4x4 board, with a 4x6 network
+//!   trained briefly in the setup (the time is the network's reads, not what it learned).
 
 mod baseline;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use power11::ai::{Expectimax, RandomPlayer, SearchConfig};
+use power11::ai::td::learn_game;
+use power11::ai::{
+    Expectimax, LearnedPlayer, Network, RandomPlayer, SearchConfig, Stages, TupleSet,
+};
 use power11::random::seeded;
 use power11::{Board, Board3, Board4, Board5, Direction, Grid, Rules, play_game};
 use std::hint::black_box;
+use std::sync::Arc;
 
 fn mid_game() -> Board {
     Board::from_values(&[
@@ -169,6 +175,25 @@ fn expectimax_decision(c: &mut Criterion) {
     });
 }
 
+/// One learned-player decision at depths 1-3 on the middle 4x4 position (classic rules).
+fn learned_decision(c: &mut Criterion) {
+    let network = Network::new(TupleSet::Sixes, Stages::single());
+    let mut rng = seeded(1);
+    let mut path = Vec::new();
+    for _ in 0..500 {
+        learn_game(&network, 0.1, &mut rng, &mut path);
+    }
+    let network = Arc::new(network);
+    let classic = Rules::classic();
+    let packed = Board4::from_board(&mid_game()).expect("fits");
+    for depth in 1..=3 {
+        let player = LearnedPlayer::new(Arc::clone(&network), depth);
+        c.bench_function(&format!("learned_decision_4x4_depth{depth}"), |b| {
+            b.iter(|| black_box(player.advise(black_box(&packed), &classic)));
+        });
+    }
+}
+
 /// One full-screen frame of a 4x4 game: built ([`render`]) and written as terminal output into
 /// a buffer, as `--tui` does for every redraw.
 fn tui_frame(c: &mut Criterion) {
@@ -201,5 +226,12 @@ fn tui_frame(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, moves, random_game, expectimax_decision, tui_frame);
+criterion_group!(
+    benches,
+    moves,
+    random_game,
+    expectimax_decision,
+    learned_decision,
+    tui_frame
+);
 criterion_main!(benches);

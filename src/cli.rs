@@ -108,8 +108,8 @@ Files:
                     oldest state first (files of other Power-11 programs are read too)
   --board FILE      n lines of n numbers (0 = empty), n*n numbers one per line, a framed
                     board, or a whole save; n is 3 to 8
-  best scores and solved 3x3 tables live in $POWER11_DATA_DIR, else the platform's data
-  directory (~/.local/share/power11 on Linux)
+  best scores, solved 3x3 tables and learned weights live in $POWER11_DATA_DIR, else the
+  platform's data directory (~/.local/share/power11 on Linux)
 
 Examples:
   power11                                play Power-11 (menu: e = Easy 5x5, h = Hard 4x4)
