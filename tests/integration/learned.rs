@@ -444,3 +444,40 @@ fn an_interrupted_training_run_keeps_what_it_learned() {
     );
     assert_eq!(ran.code, 0, "{}", ran.stderr);
 }
+
+#[test]
+fn games_of_different_networks_are_not_merged() {
+    let run = Run::new();
+    train(&run, "a.p11w", "50");
+    train(&run, "b.p11w", "60");
+    for (name, weights, first) in [("a.json", "a.p11w", "0"), ("b.json", "b.p11w", "2")] {
+        let ran = run.run(
+            &[
+                "bench",
+                "--player",
+                "learned",
+                "--variant",
+                "classic",
+                "--weights",
+                weights,
+                "--games",
+                "2",
+                "--seed",
+                "1",
+                "--first-game",
+                first,
+                "--json",
+            ],
+            "",
+        );
+        assert_eq!(ran.code, 0, "{}", ran.stderr);
+        std::fs::write(run.path(name), ran.stdout).unwrap();
+    }
+    let merged = run.run(&["bench", "merge", "a.json", "b.json"], "");
+    assert_eq!(merged.code, 2);
+    assert!(
+        merged.stderr.contains("different network"),
+        "{}",
+        merged.stderr
+    );
+}

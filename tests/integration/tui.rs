@@ -221,3 +221,43 @@ fn a_terminal_that_goes_away_ends_the_program() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }
+
+#[test]
+fn the_full_screen_autoplay_and_advice_use_the_learned_player() {
+    let run = Run::new();
+    let trained = run.run(
+        &[
+            "train",
+            "--games",
+            "300",
+            "--threads",
+            "1",
+            "--seed",
+            "1",
+            "--tuples",
+            "2x4",
+            "--out",
+            "w.p11w",
+        ],
+        "",
+    );
+    assert_eq!(trained.code, 0, "{}", trained.stderr);
+    // n: a new game; p: the computer plays (a move every 120 ms) while nothing is typed for
+    // 750 ms; x: take it back; a: advice; s: save; q q: leave.
+    let mut keys: Vec<&[u8]> = vec![b"n", b"p"];
+    keys.extend(std::iter::repeat_n(&b""[..], 25));
+    keys.extend([&b"x"[..], b"a", b"s", b"q", b"q"]);
+    let screen = in_terminal(
+        &run,
+        "--player learned --weights w.p11w --depth 3 --variant classic --seed 5",
+        &keys,
+    );
+    let saved = std::fs::read_to_string(run.path("power11.saved")).unwrap();
+    let states = parse_save(&saved).unwrap().states().len();
+    assert!(states > 3, "the computer made moves: {states} states");
+    assert!(
+        contains(&screen, b"looking 3 move(s) ahead"),
+        "{}",
+        String::from_utf8_lossy(&screen)
+    );
+}
