@@ -26,7 +26,7 @@ use crate::weights::{WeightsFileError, default_path, read_weights};
 use anyhow::Context;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{ArgGroup, Args, Parser, Subcommand};
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -175,7 +175,8 @@ struct TrainArgs {
     #[arg(long, value_name = "TILES", value_parser = parse_stages)]
     stages: Option<Stages>,
 
-    /// The learning rate; the last fifth of the budget uses a tenth of it.
+    /// The learning rate (at most 0.25: each update moves a 4x6 network's value by 4 x rate x
+    /// its error, so higher rates overshoot); the last fifth of the budget uses a tenth of it.
     #[arg(long, value_name = "A", default_value_t = 0.1, value_parser = parse_rate)]
     rate: f32,
 
@@ -198,9 +199,9 @@ fn parse_minutes(text: &str) -> Result<f64, String> {
 
 fn parse_rate(text: &str) -> Result<f32, String> {
     match text.parse::<f32>() {
-        Ok(a) if a > 0.0 && a <= 1.0 => Ok(a),
+        Ok(a) if a > 0.0 && a <= 0.25 => Ok(a),
         _ => Err(format!(
-            "'{text}' is not a learning rate (more than 0, at most 1)"
+            "'{text}' is not a learning rate (more than 0, at most 0.25)"
         )),
     }
 }
@@ -493,6 +494,18 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
     // A game by hand may be played on 5x5 from the menu; the learned player then hands 5x5
     // boards to the hand-tuned search. Autoplay plays the rules given, which must suit it.
     let any_size = cli.autoplay.is_none() && menu == MenuStyle::EasyHard;
+    if let (Some(PlayerKind::Learned), Some(timeline)) = (cli.autoplay, &first_game)
+        && timeline.size() != 4
+    {
+        let n = timeline.size();
+        let message = format!(
+            "the learned player plays 4x4 boards (classic, Power-11 Hard); {} holds a {n}x{n} board",
+            cli.board
+                .as_deref()
+                .map_or(String::new(), |p| p.display().to_string())
+        );
+        return Err(UsageError(message).into());
+    }
     let (player, _) = player_for(
         cli.autoplay
             .or(cli.player)
@@ -658,6 +671,12 @@ fn player_for(
     any_size: bool,
 ) -> anyhow::Result<(AnyPlayer, Option<Arc<Network>>)> {
     let usage = |message: String| Err(UsageError(message).into());
+    if kind != PlayerKind::Learned && weights.is_some() {
+        return usage(format!(
+            "--weights is the learned player's network; the {} player has none",
+            kind.name()
+        ));
+    }
     if kind == PlayerKind::Learned {
         if ms_per_move.is_some() {
             return usage(format!(
@@ -723,7 +742,9 @@ fn load_network(weights: Option<&Path>) -> anyhow::Result<Arc<Network>> {
                 String::new()
             };
             Err(UsageError(format!(
-                "the learned player has no trained network ({} does not exist): make one with                  `power11 train --minutes 90{out}` (it plays well after about 90 minutes on 2                  cores; `--minutes 5` makes a weak one)",
+                "the learned player has no trained network ({} does not exist): make one with \
+                 `power11 train --minutes 90{out}` (it plays well after about 90 minutes on 2 \
+                 cores; `--minutes 5` makes a weak one)",
                 path.display()
             ))
             .into())
@@ -806,6 +827,55 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Whether training may write `out`, checked before it starts (a run that could not keep its
+/// work would waste it): a new file in a directory that takes files, or an existing weight
+/// file that `--resume` continues or `--restart` replaces. Any other file is never replaced.
+fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<()> {
+    let usage = |message: String| Err(UsageError(message).into());
+    match std::fs::metadata(out) {
+        Ok(meta) if meta.is_dir() => {
+            return usage(format!(
+                "--out {} is a directory, not a file",
+                out.display()
+            ));
+        }
+        Ok(_) if resume => {}
+        Ok(_) => {
+            let mut magic = [0u8; 8];
+            let is_weights = std::fs::File::open(out)
+                .and_then(|mut f| f.read_exact(&mut magic))
+                .is_ok()
+                && &magic == b"P11NTUPL";
+            if !is_weights {
+                return usage(format!(
+                    "{} is not a weight file; it is left alone (choose another --out)",
+                    out.display()
+                ));
+            }
+            if !restart {
+                return usage(format!(
+                    "{} already holds weights: add --resume to go on training them, or --restart to replace them",
+                    out.display()
+                ));
+            }
+        }
+        Err(_) => {}
+    }
+    // The directory must take a new file (a checkpoint is one, renamed over the target).
+    let dir = match out.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir)
+        .and_then(|()| {
+            tempfile::Builder::new()
+                .prefix(".power11-probe")
+                .tempfile_in(&dir)
+        })
+        .map(drop)
+        .with_context(|| format!("cannot write the weights in {}", dir.display()))
+}
+
 fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     let out = match &args.out {
         Some(path) => path.clone(),
@@ -816,6 +886,7 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
             )
         })?,
     };
+    check_weights_out(&out, args.resume, args.restart)?;
     let network = if args.resume {
         let network = match read_weights(&out) {
             Ok(network) => network,
@@ -847,13 +918,6 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         }
         network
     } else {
-        if out.exists() && !args.restart {
-            let message = format!(
-                "{} already holds weights: add --resume to go on training them, or --restart to replace them",
-                out.display()
-            );
-            return Err(UsageError(message).into());
-        }
         let stages = args.stages.clone().unwrap_or_else(|| {
             Stages::split_at(DEFAULT_STAGES).expect("the default stages are valid")
         });

@@ -18,6 +18,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+use thiserror::Error;
 
 /// How long a run trains.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -77,6 +78,20 @@ pub struct TrainConfig {
     pub out: PathBuf,
     /// How often it is written while training.
     pub checkpoint_every: Duration,
+}
+
+/// Why a run stopped before its budget was spent.
+#[derive(Debug, Error)]
+pub enum TrainError {
+    /// The weights could not be written.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// A weight stopped being a number: the rate is too high for the network. The file keeps
+    /// the last checkpoint.
+    #[error(
+        "training diverged (weight {0} is no longer a number) and was stopped; {1} keeps the last checkpoint: train again with a lower --rate"
+    )]
+    Diverged(usize, String),
 }
 
 /// The tiles whose reach rates progress reports show (exponents).
@@ -170,7 +185,7 @@ pub fn run(
     config: &TrainConfig,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Progress),
-) -> Result<Progress, FileError> {
+) -> Result<Progress, TrainError> {
     let started = Instant::now();
     let first_game = network.training().games;
     let next = AtomicU64::new(0);
@@ -211,7 +226,10 @@ pub fn run(
                         break;
                     }
                     let rate = config.schedule.rate_at(done);
-                    let mut rng = seeded(training_game_seed(config.seed, first_game + index));
+                    let mut rng = seeded(training_game_seed(
+                        config.seed,
+                        first_game.wrapping_add(index),
+                    ));
                     let outcome = learn_game(network, rate, &mut rng, &mut path);
                     if sender.send(outcome).is_err() {
                         break;
@@ -256,9 +274,14 @@ pub fn run(
                     seconds: now.seconds - recorded.seconds,
                 });
                 recorded = now;
+                if let Some(weight) = network.first_non_finite() {
+                    abort.store(true, Ordering::Relaxed);
+                    let out = config.out.display().to_string();
+                    return Err(TrainError::Diverged(weight, out));
+                }
                 if let Err(e) = write_weights(&config.out, network) {
                     abort.store(true, Ordering::Relaxed);
-                    return Err(e);
+                    return Err(e.into());
                 }
                 last_checkpoint = Instant::now();
             }

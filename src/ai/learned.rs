@@ -19,11 +19,14 @@ use crate::rules::{Rules, SpawnSite};
 use rand::Rng;
 use std::sync::Arc;
 
-/// The deepest the learned player searches (`--depth`): depth 4 takes tens of milliseconds a
-/// move, and every level multiplies that by about 15.
+/// The deepest the learned player searches (`--depth`): each level multiplies the time of a
+/// move by the number of new tiles the rules can place and the moves after each (tens early
+/// in a game), and depth 4 already takes tens of milliseconds a move on open boards.
 pub const MAX_LEARNED_DEPTH: u32 = 4;
 
-/// The depth the learned player searches unless told: the prototype's 2-ply, 0.01 ms a move.
+/// The depth the learned player searches unless told: 2, the prototype's "2-ply" (a move, the
+/// new tile, a move), which plays far better than greedy play for a few hundredths of a
+/// millisecond a move.
 pub const DEFAULT_LEARNED_DEPTH: u32 = 2;
 
 /// The learned player.
@@ -123,15 +126,16 @@ impl LearnedPlayer {
         }
     }
 
-    /// The best reward plus searched value over the moves from `board` (0: the game is lost).
+    /// The best reward plus searched value over the moves from `board`; 0 if no move is left
+    /// (a lost game is worth what the last afterstate of a training game is taught: nothing).
     fn best_value(&self, board: Board4, depth: u32, rules: &Rules) -> f32 {
-        let mut best = 0.0f32;
+        let mut best = f32::NEG_INFINITY;
         for direction in Direction::ALL {
             if let Some((after, reward)) = board.slide(direction) {
                 best = best.max(reward as f32 + self.after_value(after, direction, depth, rules));
             }
         }
-        best
+        if best == f32::NEG_INFINITY { 0.0 } else { best }
     }
 
     /// [`LearnedPlayer::advise`] on a plain board (other sizes searched on a packed engine).

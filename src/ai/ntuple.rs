@@ -24,8 +24,9 @@ use thiserror::Error;
 /// `i / 4`, column `i % 4`), sampled at the board's 8 symmetries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TupleSet {
-    /// Four 6-tuples (two 2x3 rectangles and two 3+3 "axe" shapes): 4 x 16^6 weights per stage,
-    /// 64 MiB of f32 each. The set of the strongest published programs, and the default.
+    /// Four 6-tuples (two 2x3 rectangles, and two of a row with the two cells under its first
+    /// two): 4 x 16^6 weights per stage, 256 MiB of f32. The set of the strongest published
+    /// programs, and the default.
     Sixes,
     /// Two 4-tuples (an edge row and a middle row): 2 x 16^4 weights per stage. Learns in
     /// seconds and plays far worse; for tests and quick experiments.
@@ -304,8 +305,8 @@ impl Network {
             .training
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        training.games += more.games;
-        training.moves += more.moves;
+        training.games = training.games.saturating_add(more.games);
+        training.moves = training.moves.saturating_add(more.moves);
         training.seconds += more.seconds;
     }
 
@@ -400,6 +401,19 @@ impl Network {
             .sum()
     }
 
+    /// Starts fetching the weights `board` reads into the cache, so that a later
+    /// [`Network::value`] or [`Network::learn`] of it finds them there: weights are read at
+    /// random all over the tables, and a read that misses every cache costs far more than
+    /// the arithmetic around it.
+    #[inline]
+    pub fn prefetch(&self, board: u64) {
+        let stage = self.stage_for(board);
+        let features = self.features(board, stage);
+        for &i in &features[..self.feature_count()] {
+            prefetch(self.weights[i as usize].as_ptr());
+        }
+    }
+
     /// Moves `board`'s value toward `target` by `rate` times the error (each weight it reads
     /// moves by `rate * error / 8`: the step is shared among the 8 symmetric images, as in
     /// Szubert & Jaśkowski's and Yeh et al.'s learning rates) and returns the new value. The
@@ -435,16 +449,24 @@ impl Network {
         stage
     }
 
-    /// Adds `share` to each weight of `features` and returns their new sum.
+    /// Adds `share` to each weight of `features` and returns their new sum. A weight read by
+    /// several features (a board with two equal lines) moves once per feature, so the sum is
+    /// taken again after every weight has moved.
     #[inline]
     fn add(&self, features: &[u32], share: f32) -> f32 {
-        let mut sum = 0.0;
         for &i in features {
             let w = self.weight(i as usize) + share;
             self.weights[i as usize].store(w.to_bits(), Ordering::Relaxed);
-            sum += w;
         }
-        sum
+        features.iter().map(|&i| self.weight(i as usize)).sum()
+    }
+
+    /// The first weight that is not a finite number, if any: a learning rate too high makes
+    /// values overshoot and grow without bound, and such weights must not replace a good file.
+    pub fn first_non_finite(&self) -> Option<usize> {
+        self.weights
+            .iter()
+            .position(|w| !f32::from_bits(w.load(Ordering::Relaxed)).is_finite())
     }
 
     /// Gives `stage` weights of its own, a copy of the nearest stage below that has them. One
@@ -493,14 +515,18 @@ impl Network {
         out.extend_from_slice(&training.seconds.to_le_bytes());
         out.extend_from_slice(&(self.weights.len() as u64).to_le_bytes());
         let per_stage = self.set.weights_per_stage();
-        for (i, w) in self.weights.iter().enumerate() {
-            let ready = self.state[i / per_stage].load(Ordering::Acquire) == READY;
-            let value = if ready {
-                f32::from_bits(w.load(Ordering::Relaxed)).clamp(-F16_MAX, F16_MAX)
-            } else {
-                0.0
-            };
-            out.extend_from_slice(&half::f16::from_f32(value).to_le_bytes());
+        for (stage, weights) in self.weights.chunks(per_stage).enumerate() {
+            // Read once a stage: a promotion that finishes while the file is written must not
+            // leave the stage's first weights as zeros and the rest as values.
+            let ready = self.state[stage].load(Ordering::Acquire) == READY;
+            for w in weights {
+                let value = if ready {
+                    f32::from_bits(w.load(Ordering::Relaxed)).clamp(-F16_MAX, F16_MAX)
+                } else {
+                    0.0
+                };
+                out.extend_from_slice(&half::f16::from_f32(value).to_le_bytes());
+            }
         }
         let sum = crc32fast::hash(&out);
         out.extend_from_slice(&sum.to_le_bytes());
@@ -572,17 +598,19 @@ impl Network {
             .map(f64::from_bits)
             .ok_or_else(|| header("cut in the counters"))?;
         let stored = reader.u64().ok_or_else(|| header("cut in the counters"))?;
-        let mut network = Network::new(set, stages);
-        if stored != network.weights.len() as u64 || reader.0.len() != 2 * network.weights.len() {
+        // Checked before a network is allocated (up to a GiB).
+        let expected = set.weights_per_stage() * stages.count();
+        if stored != expected as u64 || reader.0.len() != 2 * expected {
             return Err(NetworkError::Header(format!(
-                "it holds {stored} weights in {} bytes; this tuple set and these stages have {}",
+                "it holds {stored} weights in {} bytes; this tuple set and these stages have {expected}",
                 reader.0.len(),
-                network.weights.len()
             )));
         }
-        if !seconds.is_finite() || seconds < 0.0 {
-            return Err(header("its training time is not a time"));
+        // A year of training is far more than anyone runs; more is a damaged counter.
+        if !seconds.is_finite() || !(0.0..=1e10).contains(&seconds) || moves < games {
+            return Err(header("its training counters are not possible"));
         }
+        let mut network = Network::new(set, stages);
         let per_stage = set.weights_per_stage();
         let mut nonzero = vec![false; network.stages.count()];
         for (i, pair) in reader.0.chunks_exact(2).enumerate() {
@@ -638,6 +666,20 @@ fn advise_huge_pages(start: *mut u8, len: usize) {
 
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_: *mut u8, _: usize) {}
+
+/// A hint to bring the cache line of `address` into the cache.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn prefetch(address: *const u32) {
+    use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+    // SAFETY: SSE is part of every x86_64 CPU, and a prefetch reads nothing the program sees:
+    // it only warms the cache (an address outside the process is ignored, not faulted).
+    unsafe { _mm_prefetch::<_MM_HINT_T0>(address.cast()) }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn prefetch(_: *const u32) {}
 
 /// Little-endian reads off the front of a byte slice.
 struct Reader<'a>(&'a [u8]);
@@ -759,6 +801,22 @@ mod tests {
         let after = net.adjust(b, 1.0);
         assert!((after - 2.0).abs() < 1e-5, "{after}");
         assert!((net.value(b) - after).abs() < 1e-6);
+    }
+
+    #[test]
+    fn an_adjustment_returns_the_new_value_when_features_share_weights() {
+        // An empty board: every line reads 0, so all 16 features are 2 weights, each read 8
+        // times. A step of 1 moves each by 1/8 per read: the value rises by 16 x 8 x 1/8.
+        let net = Network::new(TupleSet::Rows, Stages::single());
+        let after = net.adjust(0, 1.0);
+        assert!(
+            (after - net.value(0)).abs() < 1e-5,
+            "{after} vs {}",
+            net.value(0)
+        );
+        assert!((after - 16.0).abs() < 1e-4, "{after}");
+        let learned = net.learn(0, 0.0, 0.01);
+        assert!((learned - net.value(0)).abs() < 1e-5);
     }
 
     #[test]

@@ -44,13 +44,22 @@ fn spawn<R: Rng + ?Sized>(board: Board4, rng: &mut R) -> Board4 {
 /// its value; `None` if no move changes the board.
 #[inline]
 pub fn greedy(network: &Network, board: Board4) -> Option<(Board4, u64, f32)> {
-    let mut best: Option<(Board4, u64, f32)> = None;
+    // Every afterstate first, their weights fetched together, then valued: the reads of the
+    // four overlap instead of waiting one after another.
+    let mut moves = [(Board4::default(), 0u64); 4];
+    let mut count = 0;
     for direction in Direction::ALL {
-        if let Some((after, reward)) = board.slide(direction) {
-            let value = network.value(after.bits());
-            if best.is_none_or(|(_, r, v)| reward as f32 + value > r as f32 + v) {
-                best = Some((after, reward, value));
-            }
+        if let Some(moved) = board.slide(direction) {
+            network.prefetch(moved.0.bits());
+            moves[count] = moved;
+            count += 1;
+        }
+    }
+    let mut best: Option<(Board4, u64, f32)> = None;
+    for &(after, reward) in &moves[..count] {
+        let value = network.value(after.bits());
+        if best.is_none_or(|(_, r, v)| reward as f32 + value > r as f32 + v) {
+            best = Some((after, reward, value));
         }
     }
     best
@@ -88,7 +97,11 @@ pub fn learn_from(network: &Network, alpha: f32, path: &[(u64, u64)]) {
     // Invariant: `target` is what the afterstate being updated should be worth: the next move's
     // reward plus the next afterstate's updated value (0 after the last move).
     let mut target = 0.0f32;
-    for &(after, reward) in path.iter().rev() {
+    for (k, &(after, reward)) in path.iter().enumerate().rev() {
+        // The next afterstate's weights arrive while this one is learned.
+        if let Some(&(earlier, _)) = k.checked_sub(1).and_then(|j| path.get(j)) {
+            network.prefetch(earlier);
+        }
         target = reward as f32 + network.learn(after, target, alpha);
     }
 }

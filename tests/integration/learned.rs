@@ -320,7 +320,8 @@ fn autoplay_and_advice_use_the_learned_player() {
     );
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     assert!(ran.stdout.matches("Score: ").count() > 100);
-    // Advice in a game by hand comes from the chosen player, at its depth.
+    // Advice in a game by hand comes from the chosen player, at its depth (the hand-tuned
+    // search never looks fewer than 2 moves ahead on 4x4).
     let advice = run.run(
         &[
             "--player",
@@ -328,7 +329,7 @@ fn autoplay_and_advice_use_the_learned_player() {
             "--weights",
             "w.p11w",
             "--depth",
-            "3",
+            "1",
             "--variant",
             "classic",
             "--seed",
@@ -338,7 +339,7 @@ fn autoplay_and_advice_use_the_learned_player() {
     );
     assert_eq!(advice.code, 0, "{}", advice.stderr);
     assert!(
-        advice.stdout.contains("Advice: ") && advice.stdout.contains("looking 3 move(s) ahead"),
+        advice.stdout.contains("Advice: ") && advice.stdout.contains("looking 1 move(s) ahead"),
         "{}",
         advice.stdout
     );
@@ -346,9 +347,12 @@ fn autoplay_and_advice_use_the_learned_player() {
 
 #[test]
 fn a_training_run_killed_at_any_moment_leaves_a_whole_weight_file() {
+    // A checkpoint every 6 ms (the 0.8 MB file takes about 1 ms to write), killed at many
+    // moments: the file is always a whole network, and each run did replace it.
     let run = Run::new();
     let binary = assert_cmd::cargo::cargo_bin("power11");
-    for wait in [300, 700, 1100] {
+    let mut previous = Vec::new();
+    for wait in (120..=720).step_by(40) {
         let mut child = Command::new(&binary)
             .args([
                 "train",
@@ -359,7 +363,7 @@ fn a_training_run_killed_at_any_moment_leaves_a_whole_weight_file() {
                 "--tuples",
                 "2x4",
                 "--checkpoint-minutes",
-                "0.001",
+                "0.0001",
                 "--out",
                 "w.p11w",
                 "--restart",
@@ -389,7 +393,47 @@ fn a_training_run_killed_at_any_moment_leaves_a_whole_weight_file() {
             "",
         );
         assert_eq!(ran.code, 0, "killed after {wait} ms: {}", ran.stderr);
+        let now = std::fs::read(run.path("w.p11w")).unwrap();
+        assert!(
+            now != previous,
+            "the run killed after {wait} ms wrote nothing"
+        );
+        previous = now;
     }
+}
+
+#[test]
+fn training_refuses_what_it_could_not_keep_before_it_starts() {
+    let run = Run::new();
+    std::fs::create_dir(run.path("dir")).unwrap();
+    std::fs::write(run.path("notes.txt"), "my notes\n").unwrap();
+    for (args, says) in [
+        (vec!["--out", "dir"], "is a directory"),
+        (vec!["--out", "notes.txt"], "is not a weight file"),
+        (
+            vec!["--out", "notes.txt", "--restart"],
+            "is not a weight file",
+        ),
+        (vec!["--out", "w.p11w", "--rate", "0.5"], "at most 0.25"),
+    ] {
+        let mut all = vec!["train", "--games", "5", "--tuples", "2x4"];
+        all.extend(args.iter().copied());
+        let ran = run.run(&all, "");
+        assert_eq!(ran.code, 2, "{args:?}: {}", ran.stderr);
+        assert!(ran.stderr.contains(says), "{args:?}: {}", ran.stderr);
+    }
+    assert_eq!(
+        std::fs::read_to_string(run.path("notes.txt")).unwrap(),
+        "my notes\n"
+    );
+    // --weights belongs to the learned player.
+    let ran = run.run(&["--autoplay", "random", "--weights", "w.p11w"], "");
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr.contains("--weights is the learned player's"),
+        "{}",
+        ran.stderr
+    );
 }
 
 #[test]

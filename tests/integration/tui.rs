@@ -249,14 +249,14 @@ fn the_full_screen_autoplay_and_advice_use_the_learned_player() {
     keys.extend([&b"x"[..], b"a", b"s", b"q", b"q"]);
     let screen = in_terminal(
         &run,
-        "--player learned --weights w.p11w --depth 3 --variant classic --seed 5",
+        "--player learned --weights w.p11w --depth 1 --variant classic --seed 5",
         &keys,
     );
     let saved = std::fs::read_to_string(run.path("power11.saved")).unwrap();
     let states = parse_save(&saved).unwrap().states().len();
     assert!(states > 3, "the computer made moves: {states} states");
     assert!(
-        contains(&screen, b"looking 3 move(s) ahead"),
+        contains(&screen, b"looking 1 move(s) ahead"),
         "{}",
         String::from_utf8_lossy(&screen)
     );
