@@ -17,6 +17,7 @@ use crate::grid::Grid;
 use crate::packed::Board4;
 use crate::rules::{Rules, SpawnSite};
 use rand::Rng;
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 /// The deepest the learned player searches (`--depth`): each level multiplies the time of a
@@ -64,6 +65,12 @@ impl LearnedPlayer {
         let bits = (0..4).fold(0u64, |bits, r| bits | ((keys[r] as u64) << (16 * r)));
         let board = Board4::from_bits(bits);
         let goal_pending = rules.goal().is_some() && !rules.goal_reached(grid);
+        let mut search = Search {
+            network: &self.network,
+            rules,
+            cache: FxHashMap::default(),
+            caches: self.depth >= 3,
+        };
         let mut ranked: Vec<(Direction, f32, bool)> = Vec::with_capacity(4);
         for direction in Direction::ALL {
             let Some(next) = grid.moved(direction) else {
@@ -75,7 +82,7 @@ impl LearnedPlayer {
             }
             let value = match board.slide(direction) {
                 Some((after, reward)) => {
-                    reward as f32 + self.after_value(after, direction, self.depth, rules)
+                    reward as f32 + search.after_value(after, direction, self.depth)
                 }
                 // The plain board moves but the packed one does not: two 32768s merge. Worth
                 // a 65536's points and the rest of the game on a board like this one.
@@ -94,56 +101,82 @@ impl LearnedPlayer {
         })
     }
 
-    /// The value of `after` (the board just after a move toward `moved`) searched `depth` moves
-    /// deep: the network's at depth 1, else the average over the rules' new tiles of the best
-    /// move after each.
-    fn after_value(&self, after: Board4, moved: Direction, depth: u32, rules: &Rules) -> f32 {
-        if depth <= 1 {
-            return self.network.value(after.bits());
-        }
-        match rules.spawn_site(&after, moved) {
-            SpawnSite::Nowhere => self.best_value(after, depth - 1, rules),
-            SpawnSite::Cell { row, col, exponent } => {
-                let mut next = after;
-                next.set(row, col, exponent);
-                self.best_value(next, depth - 1, rules)
-            }
-            SpawnSite::AnyEmpty(tile) => {
-                let empty = after.empty_count();
-                if empty == 0 {
-                    return self.best_value(after, depth - 1, rules);
-                }
-                let mut total = 0.0;
-                for (r, c) in after.empty_cells() {
-                    for &(chance, exponent) in tile.outcomes() {
-                        let mut next = after;
-                        next.set(r, c, exponent);
-                        total += chance * self.best_value(next, depth - 1, rules);
-                    }
-                }
-                total / empty as f32
-            }
-        }
-    }
-
-    /// The best reward plus searched value over the moves from `board`; 0 if no move is left
-    /// (a lost game is worth what the last afterstate of a training game is taught: nothing).
-    fn best_value(&self, board: Board4, depth: u32, rules: &Rules) -> f32 {
-        let mut best = f32::NEG_INFINITY;
-        for direction in Direction::ALL {
-            if let Some((after, reward)) = board.slide(direction) {
-                best = best.max(reward as f32 + self.after_value(after, direction, depth, rules));
-            }
-        }
-        if best == f32::NEG_INFINITY { 0.0 } else { best }
-    }
-
     /// [`LearnedPlayer::advise`] on a plain board (other sizes searched on a packed engine).
     pub fn advise_board(&self, board: &Board, rules: &Rules) -> Option<Advice> {
         if board.size() != 4 {
             return self.fallback.advise_board(board, rules);
         }
         self.advise(board, rules)
+    }
+}
+
+/// One decision's search.
+struct Search<'a> {
+    network: &'a Network,
+    rules: &'a Rules,
+    /// Values of afterstates by board and depth, for the positions that several lines reach
+    /// (a 2 then a 4 placed in either order): kept only by searches of depth 3 and more, where
+    /// they repeat often enough to pay for the lookups.
+    cache: FxHashMap<(u64, u32), f32>,
+    caches: bool,
+}
+
+impl Search<'_> {
+    /// The value of `after` (the board just after a move toward `moved`) searched `depth` moves
+    /// deep: the network's at depth 1, else the average over the rules' new tiles of the best
+    /// move after each.
+    fn after_value(&mut self, after: Board4, moved: Direction, depth: u32) -> f32 {
+        if depth <= 1 {
+            return self.network.value(after.bits());
+        }
+        match self.rules.spawn_site(&after, moved) {
+            SpawnSite::Nowhere => self.best_value(after, depth - 1),
+            SpawnSite::Cell { row, col, exponent } => {
+                let mut next = after;
+                next.set(row, col, exponent);
+                self.best_value(next, depth - 1)
+            }
+            // The one kind of chance node whose outcomes depend on the board alone (not on the
+            // move that made it), so its value can be cached by board.
+            SpawnSite::AnyEmpty(tile) => {
+                let key = (after.bits(), depth);
+                if self.caches
+                    && let Some(&value) = self.cache.get(&key)
+                {
+                    return value;
+                }
+                let empty = after.empty_count();
+                let value = if empty == 0 {
+                    self.best_value(after, depth - 1)
+                } else {
+                    let mut total = 0.0;
+                    for (r, c) in after.empty_cells() {
+                        for &(chance, exponent) in tile.outcomes() {
+                            let mut next = after;
+                            next.set(r, c, exponent);
+                            total += chance * self.best_value(next, depth - 1);
+                        }
+                    }
+                    total / empty as f32
+                };
+                if self.caches {
+                    self.cache.insert(key, value);
+                }
+                value
+            }
+        }
+    }
+
+    /// The best reward plus searched value over the moves from `board`; 0 if no move is left
+    /// (a lost game is worth what the last afterstate of a training game is taught: nothing).
+    fn best_value(&mut self, board: Board4, depth: u32) -> f32 {
+        let mut best = f32::NEG_INFINITY;
+        for direction in Direction::ALL {
+            if let Some((after, reward)) = board.slide(direction) {
+                best = best.max(reward as f32 + self.after_value(after, direction, depth));
+            }
+        }
+        if best == f32::NEG_INFINITY { 0.0 } else { best }
     }
 }
 
@@ -238,6 +271,36 @@ mod tests {
             player.advise(&board, &rules),
             player.advise(&packed, &rules)
         );
+    }
+
+    #[test]
+    fn the_cache_of_deep_searches_changes_no_value() {
+        let network = trained();
+        let rules = Rules::classic();
+        let mut rng = seeded(12);
+        for _ in 0..20 {
+            let mut board = Board4::default();
+            for _ in 0..8 {
+                let k = crate::random::below(&mut rng, board.empty_count());
+                let (r, c) = board.nth_empty(k).unwrap();
+                board.set(r, c, 1 + crate::random::below(&mut rng, 5) as u8);
+            }
+            for direction in Direction::ALL {
+                let Some((after, _)) = board.slide(direction) else {
+                    continue;
+                };
+                let value = |caches| {
+                    let mut search = Search {
+                        network: &network,
+                        rules: &rules,
+                        cache: FxHashMap::default(),
+                        caches,
+                    };
+                    search.after_value(after, direction, 3)
+                };
+                assert_eq!(value(true).to_bits(), value(false).to_bits());
+            }
+        }
     }
 
     #[test]
