@@ -634,7 +634,7 @@ fn check_identity(identity: &RunIdentity) -> Result<(), String> {
     };
     if (player == PlayerKind::Learned) != identity.network.is_some() {
         return Err(format!(
-            "a network for the {} player, or none for the learned one",
+            "a network for the {} player (only the learned player has one, and it always does)",
             identity.player
         ));
     }

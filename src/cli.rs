@@ -190,9 +190,9 @@ const DEFAULT_STAGES: &[u8] = &[14, 15];
 
 fn parse_minutes(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(m) if m > 0.0 && m <= 525_600.0 => Ok(m),
+        Ok(m) if (0.0001..=525_600.0).contains(&m) => Ok(m),
         _ => Err(format!(
-            "'{text}' is not a number of minutes (more than 0, at most a year)"
+            "'{text}' is not a number of minutes (from 0.0001, at most a year)"
         )),
     }
 }
@@ -830,14 +830,17 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
 /// Whether training may write `out`, checked before it starts (a run that could not keep its
 /// work would waste it): a new file in a directory that takes files, or an existing weight
 /// file that `--resume` continues or `--restart` replaces. Any other file is never replaced.
-fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<()> {
+/// Returns the lock that keeps a second `power11 train` off the same file for the whole run
+/// (two runs on one file would each overwrite the other's work).
+fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<std::fs::File> {
     let usage = |message: String| Err(UsageError(message).into());
+    let shown = out.display();
     match std::fs::metadata(out) {
         Ok(meta) if meta.is_dir() => {
-            return usage(format!(
-                "--out {} is a directory, not a file",
-                out.display()
-            ));
+            return usage(format!("--out {shown} is a directory, not a file"));
+        }
+        Ok(meta) if !meta.is_file() => {
+            return usage(format!("--out {shown} is not a regular file"));
         }
         Ok(_) if resume => {}
         Ok(_) => {
@@ -848,32 +851,62 @@ fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<
                 && &magic == b"P11NTUPL";
             if !is_weights {
                 return usage(format!(
-                    "{} is not a weight file; it is left alone (choose another --out)",
-                    out.display()
+                    "{shown} is not a weight file; it is left alone (choose another --out)"
                 ));
             }
             if !restart {
+                let what = match read_weights(out) {
+                    Ok(_) => "already holds weights".to_string(),
+                    Err(e) => format!("holds weights that cannot be used ({e})"),
+                };
                 return usage(format!(
-                    "{} already holds weights: add --resume to go on training them, or --restart to replace them",
-                    out.display()
+                    "{shown} {what}: add --resume to go on training them, or --restart to replace them"
                 ));
             }
         }
-        Err(_) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return usage(format!("cannot use --out {shown}: {e}")),
     }
-    // The directory must take a new file (a checkpoint is one, renamed over the target).
+    // The directory must take the temporary file a checkpoint is written to (named as
+    // `save::write_atomic` names it), and the lock beside it.
     let dir = match out.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),
     };
+    let name = out
+        .file_name()
+        .map_or_else(|| "weights".into(), |n| n.to_string_lossy().into_owned());
     std::fs::create_dir_all(&dir)
         .and_then(|()| {
             tempfile::Builder::new()
-                .prefix(".power11-probe")
+                .prefix(&format!(".{name}."))
+                .suffix(".tmp")
                 .tempfile_in(&dir)
         })
         .map(drop)
-        .with_context(|| format!("cannot write the weights in {}", dir.display()))
+        .or_else(|e| {
+            // tempfile's message repeats the (perhaps very long) temporary path.
+            let reason = e.raw_os_error().map_or(e.to_string(), |code| {
+                io::Error::from_raw_os_error(code).to_string()
+            });
+            Err(UsageError(format!("cannot write --out {shown}: {reason}")))
+        })?;
+    let lock_path = dir.join(format!(".{name}.lock"));
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .with_context(|| format!("cannot write {}", lock_path.display()))?;
+    match lock.try_lock() {
+        Ok(()) => Ok(lock),
+        Err(std::fs::TryLockError::WouldBlock) => usage(format!(
+            "another power11 train is writing {shown}: wait for it to finish or choose another --out"
+        )),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(e).with_context(|| format!("cannot lock {}", lock_path.display()))
+        }
+    }
 }
 
 fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
@@ -886,7 +919,7 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
             )
         })?,
     };
-    check_weights_out(&out, args.resume, args.restart)?;
+    let _lock = check_weights_out(&out, args.resume, args.restart)?;
     let network = if args.resume {
         let network = match read_weights(&out) {
             Ok(network) => network,
@@ -910,7 +943,7 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         }
         if let Some(stages) = args.stages.as_ref().filter(|&s| s != network.stages()) {
             let message = format!(
-                "{} holds a network with stages {}, not {stages}",
+                "{} holds a network with {}, not {stages}",
                 out.display(),
                 network.stages()
             );
@@ -956,18 +989,27 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         signal_hook::flag::register_conditional_shutdown(signal, 130, Arc::clone(&stop))?;
         signal_hook::flag::register(signal, Arc::clone(&stop))?;
     }
-    let mut err = io::stderr().lock();
-    writeln!(
-        err,
-        "power11 train: {} ({}), seed {seed}, {threads} thread(s), writing {}",
-        network.fingerprint(),
-        match budget {
-            Budget::Time(t) => format!("{:.1} minutes", t.as_secs_f64() / 60.0),
-            Budget::Games(n) => format!("{n} games"),
-        },
+    let budget_words = match budget {
+        Budget::Time(t) => duration_words(t.as_secs_f64()),
+        Budget::Games(1) => "1 game".to_string(),
+        Budget::Games(n) => format!("{n} games"),
+    };
+    let network_words = if network.training().games == 0 {
+        format!("a new network ({})", network.description())
+    } else {
+        format!(
+            "the network in {} ({})",
+            out.display(),
+            network.description()
+        )
+    };
+    // A note on stderr; what it says is repeated in the summary, so it may go unseen.
+    let _ = writeln!(
+        io::stderr(),
+        "power11 train: {budget_words} of training for {network_words}, seed {seed}, \
+         {threads} thread(s), writing {}",
         out.display()
-    )?;
-    drop(err);
+    );
     let terminal = io::stderr().is_terminal();
     let bar = terminal.then(|| {
         let bar = indicatif::ProgressBar::new(1000);
@@ -1000,18 +1042,34 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     } else {
         ""
     };
-    let mut out_text = io::stdout().lock();
-    writeln!(
-        out_text,
-        "trained {} games{stopped} in {:.1} s: {:.2}M moves/s\n{}\nnetwork: {} in {:.1} minutes of training in all\nweights: {}",
+    let summary = format!(
+        "trained {} game{}{stopped} in {:.1} s: {:.2}M moves/s\n{}\nnetwork: {}, {} of training in all\nweights: {}\n",
         last.games,
+        if last.games == 1 { "" } else { "s" },
         last.elapsed.as_secs_f64(),
         last.moves_per_second() / 1e6,
         last.line(),
-        network.fingerprint(),
-        total.seconds / 60.0,
+        network.description(),
+        duration_words(total.seconds),
         out.display()
-    )?;
-    out_text.flush()?;
-    Ok(())
+    );
+    let mut stdout = io::stdout().lock();
+    stdout
+        .write_all(summary.as_bytes())
+        .and_then(|()| stdout.flush())
+        .with_context(|| {
+            format!(
+                "cannot write to standard output (the weights are saved in {})",
+                out.display()
+            )
+        })
+}
+
+/// A length of time in the unit that reads best: seconds under two minutes, else minutes.
+fn duration_words(seconds: f64) -> String {
+    if seconds < 120.0 {
+        format!("{seconds:.1} s")
+    } else {
+        format!("{:.1} minutes", seconds / 60.0)
+    }
 }

@@ -125,14 +125,14 @@ impl Stages {
 impl std::fmt::Display for Stages {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.thresholds.is_empty() {
-            return f.write_str("single");
+            return f.write_str("one stage");
         }
         let tiles: Vec<String> = self
             .thresholds
             .iter()
             .map(|&e| (1u64 << e).to_string())
             .collect();
-        write!(f, "split at {}", tiles.join(", "))
+        write!(f, "stages split at {}", tiles.join(", "))
     }
 }
 
@@ -164,6 +164,9 @@ pub enum NetworkError {
     /// The checksum does not match: the file was damaged or cut.
     #[error("the weight file is damaged or cut short (its checksum does not match)")]
     Checksum,
+    /// A weight that is not a finite number (a file written by a run that diverged).
+    #[error("the weight file's weight {0} is not a number")]
+    Weight(usize),
     /// The header passes its checksum but says something this program cannot use.
     #[error("the weight file's header is not usable: {0}")]
     Header(String),
@@ -310,16 +313,21 @@ impl Network {
         training.seconds += more.seconds;
     }
 
-    /// Which network this is, in words, for reports: the tuple set, the stages, the training,
-    /// and the checksum of the file it was read from.
-    pub fn fingerprint(&self) -> String {
-        let training = self.training();
-        let mut text = format!(
-            "tuples {}, stages {}, {} games trained",
+    /// The network in words: its tuple set, its stages and how many games trained it.
+    pub fn description(&self) -> String {
+        let games = self.training().games;
+        format!(
+            "tuples {}, {}, {games} game{} trained",
             self.set.name(),
             self.stages,
-            training.games
-        );
+            if games == 1 { "" } else { "s" }
+        )
+    }
+
+    /// Which network this is, for reports: [`Network::description`] and the checksum of the
+    /// file it was read from.
+    pub fn fingerprint(&self) -> String {
+        let mut text = self.description();
         if let Some(sum) = self.checksum {
             let _ = write!(text, ", file crc32 {sum:08x}");
         }
@@ -616,7 +624,7 @@ impl Network {
         for (i, pair) in reader.0.chunks_exact(2).enumerate() {
             let value = half::f16::from_le_bytes([pair[0], pair[1]]).to_f32();
             if !value.is_finite() {
-                return Err(NetworkError::Header(format!("weight {i} is not a number")));
+                return Err(NetworkError::Weight(i));
             }
             nonzero[i / per_stage] |= value != 0.0;
             network.weights[i].store(value.to_bits(), Ordering::Relaxed);
@@ -823,7 +831,8 @@ mod tests {
     fn stages_split_by_the_largest_tile_and_promote_from_below() {
         let stages = Stages::split_at(&[14, 15]).unwrap();
         assert_eq!((stages.of(13), stages.of(14), stages.of(15)), (0, 1, 2));
-        assert_eq!(stages.to_string(), "split at 16384, 32768");
+        assert_eq!(stages.to_string(), "stages split at 16384, 32768");
+        assert_eq!(Stages::single().to_string(), "one stage");
         assert!(Stages::split_at(&[15, 14]).is_err());
         assert!(Stages::split_at(&[0]).is_err());
         assert!(Stages::split_at(&[12, 13, 14, 15]).is_err());
@@ -914,7 +923,7 @@ mod tests {
         infinite.extend_from_slice(&sum.to_le_bytes());
         assert!(matches!(
             Network::from_bytes(&infinite).unwrap_err(),
-            NetworkError::Header(m) if m.contains("not a number")
+            NetworkError::Weight(_)
         ));
     }
 }

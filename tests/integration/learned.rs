@@ -163,7 +163,9 @@ fn resume_goes_on_training_the_same_network() {
     );
     assert_eq!(restarted.code, 0, "{}", restarted.stderr);
     assert!(
-        restarted.stdout.contains("stages single, 20 games trained"),
+        restarted
+            .stdout
+            .contains("tuples 2x4, one stage, 20 games trained"),
         "{}",
         restarted.stdout
     );
@@ -413,6 +415,8 @@ fn training_refuses_what_it_could_not_keep_before_it_starts() {
     let run = Run::new();
     std::fs::create_dir(run.path("dir")).unwrap();
     std::fs::write(run.path("notes.txt"), "my notes\n").unwrap();
+    // A legal name whose checkpoint's temporary file name would be too long.
+    let long = "w".repeat(250);
     for (args, says) in [
         (vec!["--out", "dir"], "is a directory"),
         (vec!["--out", "notes.txt"], "is not a weight file"),
@@ -421,6 +425,11 @@ fn training_refuses_what_it_could_not_keep_before_it_starts() {
             "is not a weight file",
         ),
         (vec!["--out", "w.p11w", "--rate", "0.5"], "at most 0.25"),
+        (
+            vec!["--out", "/dev/null", "--restart"],
+            "not a regular file",
+        ),
+        (vec!["--out", &long], "cannot write"),
     ] {
         let mut all = vec!["train", "--games", "5", "--tuples", "2x4"];
         all.extend(args.iter().copied());
@@ -465,6 +474,21 @@ fn an_interrupted_training_run_keeps_what_it_learned() {
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_millis(800));
+    // A second run on the same file would overwrite the first one's work: refused.
+    let second = run.run(
+        &[
+            "train", "--games", "5", "--tuples", "2x4", "--out", "w.p11w", "--resume",
+        ],
+        "",
+    );
+    assert_eq!(second.code, 2, "{}", second.stderr);
+    assert!(
+        second
+            .stderr
+            .contains("another power11 train is writing w.p11w"),
+        "{}",
+        second.stderr
+    );
     // SIGINT, as Ctrl-C sends.
     let status = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
