@@ -884,12 +884,12 @@ fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<
                 .tempfile_in(&dir)
         })
         .map(drop)
-        .or_else(|e| {
+        .map_err(|e| {
             // tempfile's message repeats the (perhaps very long) temporary path.
             let reason = e.raw_os_error().map_or(e.to_string(), |code| {
                 io::Error::from_raw_os_error(code).to_string()
             });
-            Err(UsageError(format!("cannot write --out {shown}: {reason}")))
+            UsageError(format!("cannot write --out {shown}: {reason}"))
         })?;
     let lock_path = dir.join(format!(".{name}.lock"));
     let lock = std::fs::OpenOptions::new()
