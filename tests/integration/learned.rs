@@ -36,6 +36,26 @@ fn bench_json(run: &Run, args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&ran.stdout).unwrap()
 }
 
+/// `games` classic games of the learned player at depth 1 with the network in `weights`.
+fn bench_learned(run: &Run, weights: &str, games: &str) -> crate::common::Ran {
+    run.run(
+        &[
+            "bench",
+            "--player",
+            "learned",
+            "--variant",
+            "classic",
+            "--weights",
+            weights,
+            "--games",
+            games,
+            "--depth",
+            "1",
+        ],
+        "",
+    )
+}
+
 /// The share of a report's games that reached `tile`.
 fn reached(report: &serde_json::Value, tile: &str) -> f64 {
     let games = report["games"].as_f64().unwrap();
@@ -384,22 +404,7 @@ fn a_training_run_killed_at_any_moment_leaves_a_whole_weight_file() {
         std::thread::sleep(Duration::from_millis(wait));
         child.kill().unwrap(); // SIGKILL: no chance to clean up
         child.wait().unwrap();
-        let ran = run.run(
-            &[
-                "bench",
-                "--player",
-                "learned",
-                "--variant",
-                "classic",
-                "--weights",
-                "w.p11w",
-                "--games",
-                "2",
-                "--depth",
-                "1",
-            ],
-            "",
-        );
+        let ran = bench_learned(&run, "w.p11w", "2");
         assert_eq!(ran.code, 0, "killed after {wait} ms: {}", ran.stderr);
         let now = std::fs::read(run.path("w.p11w")).unwrap();
         assert!(
@@ -500,22 +505,7 @@ fn an_interrupted_training_run_keeps_what_it_learned() {
     assert_eq!(output.status.code(), Some(0));
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert!(stdout.contains("(stopped early)"), "{stdout}");
-    let ran = run.run(
-        &[
-            "bench",
-            "--player",
-            "learned",
-            "--variant",
-            "classic",
-            "--weights",
-            "w.p11w",
-            "--games",
-            "1",
-            "--depth",
-            "1",
-        ],
-        "",
-    );
+    let ran = bench_learned(&run, "w.p11w", "1");
     assert_eq!(ran.code, 0, "{}", ran.stderr);
 }
 
