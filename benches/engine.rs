@@ -187,7 +187,7 @@ fn learned_decision(c: &mut Criterion) {
     let classic = Rules::classic();
     let packed = Board4::from_board(&mid_game()).expect("fits");
     for depth in 1..=3 {
-        let player = LearnedPlayer::new(Arc::clone(&network), depth);
+        let player = LearnedPlayer::new(Arc::clone(&network), Some(depth));
         c.bench_function(&format!("learned_decision_4x4_depth{depth}"), |b| {
             b.iter(|| black_box(player.advise(black_box(&packed), &classic)));
         });

@@ -640,9 +640,6 @@ fn check_identity(identity: &RunIdentity) -> Result<(), String> {
     }
     match (identity.depth, identity.time_budget_ms) {
         (Some(_), Some(_)) => return Err("both a depth and a time budget".to_string()),
-        (None, None) if player == PlayerKind::Learned => {
-            return Err("no depth for the learned player".to_string());
-        }
         (Some(d), None) if !(1..=max_depth).contains(&d) => {
             return Err(format!("depth {d} for the {} player", identity.player));
         }

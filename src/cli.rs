@@ -5,8 +5,8 @@
 
 use crate::ai::optimal::{Phase, SolvedRules};
 use crate::ai::{
-    AnyPlayer, DEFAULT_LEARNED_DEPTH, MAX_BUDGET_MS, MAX_FIXED_DEPTH, MAX_LEARNED_DEPTH, Network,
-    PlayerKind, SearchConfig, Solution, Stages, TupleSet,
+    AnyPlayer, CROWDED_EMPTY_CELLS, DEFAULT_LEARNED_DEPTH, MAX_BUDGET_MS, MAX_FIXED_DEPTH,
+    MAX_LEARNED_DEPTH, Network, PlayerKind, SearchConfig, Solution, Stages, TupleSet,
 };
 use crate::bench::{self, BenchConfig};
 use crate::best::{BestScores, data_dir};
@@ -88,8 +88,8 @@ pub(crate) struct Cli {
     #[arg(long, value_name = "N", requires = "autoplay")]
     max_moves: Option<u64>,
 
-    /// With --autoplay or --player expectimax: search this many moves deep instead of adapting
-    /// the depth; learned: how many moves deep (1 to 4, default 2).
+    /// With --autoplay or --player expectimax or learned: search this many moves deep instead
+    /// of adapting the depth (learned: 1 to 4).
     #[arg(long, value_name = "N", requires = "computer", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_FIXED_DEPTH)))]
     depth: Option<u32>,
 
@@ -291,8 +291,8 @@ struct BenchArgs {
     #[arg(long, value_name = "N")]
     max_moves: Option<u64>,
 
-    /// Expectimax: search this many moves deep instead of adapting the depth; learned: how
-    /// many moves deep (1 to 4, default 2).
+    /// Expectimax or learned: search this many moves deep instead of adapting the depth
+    /// (learned: 1 to 4).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_FIXED_DEPTH)))]
     depth: Option<u32>,
 
@@ -584,14 +584,10 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
         args.weights.as_deref(),
         false,
     )?;
-    let depth = match kind {
-        PlayerKind::Learned => Some(args.depth.unwrap_or(DEFAULT_LEARNED_DEPTH)),
-        _ => args.depth,
-    };
     let config = BenchConfig {
         rules,
         player,
-        depth,
+        depth: args.depth,
         network: network.map(|n| n.fingerprint()),
         time_budget_ms: args.ms_per_move,
         first_game: args.first_game,
@@ -680,7 +676,8 @@ fn player_for(
     if kind == PlayerKind::Learned {
         if ms_per_move.is_some() {
             return usage(format!(
-                "--ms-per-move times the expectimax search; the learned player searches a fixed --depth (1 to {MAX_LEARNED_DEPTH}, default {DEFAULT_LEARNED_DEPTH})"
+                "--ms-per-move times the expectimax search; the learned player searches {DEFAULT_LEARNED_DEPTH} moves deep ({} on boards with at most {CROWDED_EMPTY_CELLS} empty cells) or --depth 1 to {MAX_LEARNED_DEPTH}",
+                DEFAULT_LEARNED_DEPTH + 1
             ));
         }
         if let Some(d) = depth.filter(|&d| d > MAX_LEARNED_DEPTH) {

@@ -1,5 +1,5 @@
-//! The learned player: expectimax to a fixed depth over an n-tuple [`Network`]'s values of
-//! afterstates (`--player learned`).
+//! The learned player: expectimax over an n-tuple [`Network`]'s values of afterstates
+//! (`--player learned`), to a fixed depth or as deep as its depth policy says.
 //!
 //! Depth 1 plays greedily on reward + value of the afterstate, as training does; each further
 //! level averages over the new tiles the game's rules can spawn and takes the best move after
@@ -25,33 +25,51 @@ use std::sync::Arc;
 /// in a game), and depth 4 already takes tens of milliseconds a move on open boards.
 pub const MAX_LEARNED_DEPTH: u32 = 4;
 
-/// The depth the learned player searches unless told: 2, the prototype's "2-ply" (a move, the
-/// new tile, a move), which plays far better than greedy play for a few hundredths of a
-/// millisecond a move.
+/// The depth the learned player's policy searches an open board at: 2, the prototype's "2-ply"
+/// (a move, the new tile, a move), which plays far better than greedy play for a few
+/// hundredths of a millisecond a move.
 pub const DEFAULT_LEARNED_DEPTH: u32 = 2;
+
+/// Boards with at most this many empty cells are searched one move deeper than
+/// [`DEFAULT_LEARNED_DEPTH`] by the depth policy: games are lost on crowded boards, and there
+/// the search branches little, so the extra move costs little. Changing it changes the moves
+/// of recorded runs: raise [`super::SEARCH_REVISION`] with it.
+pub const CROWDED_EMPTY_CELLS: usize = 3;
 
 /// The learned player.
 #[derive(Clone, Debug)]
 pub struct LearnedPlayer {
     network: Arc<Network>,
-    depth: u32,
+    /// A fixed depth, or `None` for the depth policy ([`LearnedPlayer::depth_for`]).
+    depth: Option<u32>,
     /// The player of boards that are not 4x4 (a 5x5 game chosen at the menu).
     fallback: Expectimax,
 }
 
 impl LearnedPlayer {
-    /// A player searching `depth` moves deep (1 = greedy) with `network`.
-    pub fn new(network: Arc<Network>, depth: u32) -> LearnedPlayer {
+    /// A player searching `depth` moves deep (1 = greedy) with `network`, or as deep as the
+    /// depth policy says when `depth` is `None`.
+    pub fn new(network: Arc<Network>, depth: Option<u32>) -> LearnedPlayer {
         LearnedPlayer {
             network,
-            depth: depth.clamp(1, MAX_LEARNED_DEPTH),
+            depth: depth.map(|d| d.clamp(1, MAX_LEARNED_DEPTH)),
             fallback: Expectimax::new(SearchConfig::default()),
         }
     }
 
-    /// How deep it searches.
-    pub fn depth(&self) -> u32 {
+    /// The fixed depth it searches, or `None` if it follows the depth policy.
+    pub fn depth(&self) -> Option<u32> {
         self.depth
+    }
+
+    /// How deep it searches a board with `empty` empty cells: the fixed depth, or the policy's
+    /// [`DEFAULT_LEARNED_DEPTH`], one more on crowded boards ([`CROWDED_EMPTY_CELLS`]).
+    pub fn depth_for(&self, empty: usize) -> u32 {
+        self.depth.unwrap_or(if empty <= CROWDED_EMPTY_CELLS {
+            DEFAULT_LEARNED_DEPTH + 1
+        } else {
+            DEFAULT_LEARNED_DEPTH
+        })
     }
 
     /// Which move is best on `grid` and why; `None` if no move changes it. Boards that are not
@@ -65,11 +83,12 @@ impl LearnedPlayer {
         let bits = (0..4).fold(0u64, |bits, r| bits | ((keys[r] as u64) << (16 * r)));
         let board = Board4::from_bits(bits);
         let goal_pending = rules.goal().is_some() && !rules.goal_reached(grid);
+        let depth = self.depth_for(board.empty_count());
         let mut search = Search {
             network: &self.network,
             rules,
             cache: FxHashMap::default(),
-            caches: self.depth >= 3,
+            caches: depth >= 3,
         };
         let mut ranked: Vec<(Direction, f32, bool)> = Vec::with_capacity(4);
         for direction in Direction::ALL {
@@ -82,7 +101,7 @@ impl LearnedPlayer {
             }
             let value = match board.slide(direction) {
                 Some((after, reward)) => {
-                    reward as f32 + search.after_value(after, direction, self.depth)
+                    reward as f32 + search.after_value(after, direction, depth)
                 }
                 // The plain board moves but the packed one does not: two 32768s merge. Worth
                 // a 65536's points and the rest of the game on a board like this one.
@@ -97,7 +116,7 @@ impl LearnedPlayer {
             value,
             runner_up: ranked.get(1).map(|&(d, v, _)| (d, v)),
             wins,
-            depth: self.depth,
+            depth,
         })
     }
 
@@ -216,7 +235,7 @@ mod tests {
     #[test]
     fn depth_one_is_the_greedy_move_of_training() {
         let network = trained();
-        let player = LearnedPlayer::new(Arc::clone(&network), 1);
+        let player = LearnedPlayer::new(Arc::clone(&network), Some(1));
         let rules = Rules::classic();
         let mut rng = seeded(9);
         let mut board = Board4::default();
@@ -237,8 +256,51 @@ mod tests {
     }
 
     #[test]
+    fn the_depth_policy_looks_one_move_further_on_crowded_boards() {
+        let policy = LearnedPlayer::new(trained(), None);
+        assert_eq!(policy.depth_for(16), DEFAULT_LEARNED_DEPTH);
+        assert_eq!(
+            policy.depth_for(CROWDED_EMPTY_CELLS + 1),
+            DEFAULT_LEARNED_DEPTH
+        );
+        assert_eq!(
+            policy.depth_for(CROWDED_EMPTY_CELLS),
+            DEFAULT_LEARNED_DEPTH + 1
+        );
+        assert_eq!(policy.depth_for(0), DEFAULT_LEARNED_DEPTH + 1);
+        // A fixed depth is kept on every board.
+        let fixed = LearnedPlayer::new(trained(), Some(1));
+        assert_eq!(fixed.depth_for(0), 1);
+        assert_eq!(fixed.depth_for(16), 1);
+        // The advice says how deep it looked, and a crowded board's is the deeper search's.
+        let rules = Rules::classic();
+        let open = Board::from_values(&[
+            vec![2, 4, 8, 16],
+            vec![0, 2, 0, 4],
+            vec![0, 0, 2, 0],
+            vec![0, 0, 0, 2],
+        ])
+        .unwrap();
+        let crowded = Board::from_values(&[
+            vec![2, 4, 8, 16],
+            vec![4, 8, 16, 32],
+            vec![8, 16, 32, 64],
+            vec![2, 0, 0, 0],
+        ])
+        .unwrap();
+        assert_eq!(
+            policy.advise_board(&open, &rules).unwrap().depth,
+            DEFAULT_LEARNED_DEPTH
+        );
+        let deep = policy.advise_board(&crowded, &rules).unwrap();
+        assert_eq!(deep.depth, DEFAULT_LEARNED_DEPTH + 1);
+        let at_three = LearnedPlayer::new(trained(), Some(DEFAULT_LEARNED_DEPTH + 1));
+        assert_eq!(Some(deep), at_three.advise_board(&crowded, &rules));
+    }
+
+    #[test]
     fn it_takes_the_goal_when_a_move_makes_it() {
-        let player = LearnedPlayer::new(trained(), 2);
+        let player = LearnedPlayer::new(trained(), Some(2));
         let rules = Rules::power11(4).unwrap();
         let board = Board::from_values(&[
             vec![1024, 1024, 0, 0],
@@ -257,7 +319,7 @@ mod tests {
 
     #[test]
     fn plain_boards_and_packed_boards_get_the_same_advice() {
-        let player = LearnedPlayer::new(trained(), 2);
+        let player = LearnedPlayer::new(trained(), Some(2));
         let rules = Rules::classic();
         let board = Board::from_values(&[
             vec![2, 4, 8, 16],
@@ -305,7 +367,7 @@ mod tests {
 
     #[test]
     fn other_sizes_get_the_hand_tuned_search() {
-        let player = LearnedPlayer::new(trained(), 2);
+        let player = LearnedPlayer::new(trained(), Some(2));
         let rules = Rules::power11(5).unwrap();
         let board = Board::from_values(&[
             vec![2, 0, 0, 0, 0],

@@ -26,7 +26,7 @@ use thiserror::Error;
 pub use expectimax::{
     Advice, Expectimax, MAX_BUDGET_MS, MAX_FIXED_DEPTH, SEARCH_REVISION, SearchConfig,
 };
-pub use learned::{DEFAULT_LEARNED_DEPTH, LearnedPlayer, MAX_LEARNED_DEPTH};
+pub use learned::{CROWDED_EMPTY_CELLS, DEFAULT_LEARNED_DEPTH, LearnedPlayer, MAX_LEARNED_DEPTH};
 pub use ntuple::{Network, NetworkError, Stages, TupleSet};
 pub use optimal::{OptimalPlayer, Solution};
 pub use random::RandomPlayer;
@@ -117,7 +117,7 @@ impl PlayerKind {
             ))),
             PlayerKind::Learned => AnyPlayer::Learned(LearnedPlayer::new(
                 Arc::clone(network.ok_or(PlayerError::NoNetwork)?),
-                search.depth.unwrap_or(DEFAULT_LEARNED_DEPTH),
+                search.depth,
             )),
         })
     }

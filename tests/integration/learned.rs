@@ -300,7 +300,7 @@ fn the_learned_player_refuses_other_sizes_and_timed_search() {
                 "--ms-per-move",
                 "5",
             ],
-            "fixed --depth",
+            "searches 2 moves deep",
         ),
         (
             vec![
@@ -544,4 +544,51 @@ fn games_of_different_networks_are_not_merged() {
         "{}",
         merged.stderr
     );
+}
+
+#[test]
+fn the_learned_players_depth_policy_is_a_run_of_its_own() {
+    let run = Run::new();
+    train(&run, "w.p11w", "50");
+    let bench = |depth: &[&str], first: &str, json: bool| {
+        let mut args = vec![
+            "bench",
+            "--player",
+            "learned",
+            "--variant",
+            "classic",
+            "--weights",
+            "w.p11w",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--first-game",
+            first,
+        ];
+        args.extend_from_slice(depth);
+        if json {
+            args.push("--json");
+        }
+        let ran = run.run(&args, "");
+        assert_eq!(ran.code, 0, "{}", ran.stderr);
+        ran.stdout
+    };
+    // Without --depth the player follows its depth policy, and says so by naming no depth.
+    let text = bench(&[], "0", false);
+    assert!(
+        text.starts_with("player learned, variant classic"),
+        "{text}"
+    );
+    let policy: serde_json::Value = serde_json::from_str(&bench(&[], "0", true)).unwrap();
+    assert!(policy["depth"].is_null(), "{policy}");
+    std::fs::write(
+        run.path("policy.json"),
+        serde_json::to_string(&policy).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(run.path("two.json"), bench(&["--depth", "2"], "2", true)).unwrap();
+    let merged = run.run(&["bench", "merge", "policy.json", "two.json"], "");
+    assert_eq!(merged.code, 2);
+    assert!(merged.stderr.contains("depth policy"), "{}", merged.stderr);
 }
