@@ -36,24 +36,27 @@ fn bench_json(run: &Run, args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&ran.stdout).unwrap()
 }
 
+/// The arguments of a bench run of `games` classic games of the learned player with the
+/// network in `weights` (more arguments go after them).
+fn learned_bench_args<'a>(weights: &'a str, games: &'a str) -> Vec<&'a str> {
+    vec![
+        "bench",
+        "--player",
+        "learned",
+        "--variant",
+        "classic",
+        "--weights",
+        weights,
+        "--games",
+        games,
+    ]
+}
+
 /// `games` classic games of the learned player at depth 1 with the network in `weights`.
 fn bench_learned(run: &Run, weights: &str, games: &str) -> crate::common::Ran {
-    run.run(
-        &[
-            "bench",
-            "--player",
-            "learned",
-            "--variant",
-            "classic",
-            "--weights",
-            weights,
-            "--games",
-            games,
-            "--depth",
-            "1",
-        ],
-        "",
-    )
+    let mut args = learned_bench_args(weights, games);
+    args.extend_from_slice(&["--depth", "1"]);
+    run.run(&args, "")
 }
 
 /// The share of a report's games that reached `tile`.
@@ -515,25 +518,9 @@ fn games_of_different_networks_are_not_merged() {
     train(&run, "a.p11w", "50");
     train(&run, "b.p11w", "60");
     for (name, weights, first) in [("a.json", "a.p11w", "0"), ("b.json", "b.p11w", "2")] {
-        let ran = run.run(
-            &[
-                "bench",
-                "--player",
-                "learned",
-                "--variant",
-                "classic",
-                "--weights",
-                weights,
-                "--games",
-                "2",
-                "--seed",
-                "1",
-                "--first-game",
-                first,
-                "--json",
-            ],
-            "",
-        );
+        let mut args = learned_bench_args(weights, "2");
+        args.extend_from_slice(&["--seed", "1", "--first-game", first, "--json"]);
+        let ran = run.run(&args, "");
         assert_eq!(ran.code, 0, "{}", ran.stderr);
         std::fs::write(run.path(name), ran.stdout).unwrap();
     }
@@ -551,21 +538,8 @@ fn the_learned_players_depth_policy_is_a_run_of_its_own() {
     let run = Run::new();
     train(&run, "w.p11w", "50");
     let bench = |depth: &[&str], first: &str, json: bool| {
-        let mut args = vec![
-            "bench",
-            "--player",
-            "learned",
-            "--variant",
-            "classic",
-            "--weights",
-            "w.p11w",
-            "--games",
-            "2",
-            "--seed",
-            "1",
-            "--first-game",
-            first,
-        ];
+        let mut args = learned_bench_args("w.p11w", "2");
+        args.extend_from_slice(&["--seed", "1", "--first-game", first]);
         args.extend_from_slice(depth);
         if json {
             args.push("--json");
