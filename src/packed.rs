@@ -211,6 +211,20 @@ struct MoveTables {
     right_rows: Vec<u16>,
 }
 
+/// The points of the tiles a row's merges made, by the byte of a [`MoveTables`] entry that
+/// holds their exponents (two nibbles, 0 = no merge): 2^a + 2^b. Summing the two nibbles' points
+/// in the game loop cost more than the rest of a move (callgrind, random-player games).
+const MERGE_POINTS: [u32; 256] = {
+    let mut points = [0u32; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let (a, b) = (byte & 0xF, byte >> 4);
+        points[byte] = (if a > 0 { 1 << a } else { 0 }) + (if b > 0 { 1 << b } else { 0 });
+        byte += 1;
+    }
+    points
+};
+
 /// The tables by row width, each built on first use.
 static TABLES: [OnceLock<MoveTables>; Size::MAX + 1] = [const { OnceLock::new() }; Size::MAX + 1];
 
@@ -427,17 +441,16 @@ where
         PackedBoard { bits: out }
     }
 
-    /// A [`MoveTables`] entry's moved row and points.
+    /// A [`MoveTables`] entry's moved row and points: the merged tiles' exponents above the
+    /// row are at most two nibbles (the `packed_sizes!` list checks it), so their points are
+    /// one lookup in [`MERGE_POINTS`].
     #[inline(always)]
     fn decode(entry: u32) -> (u64, u64) {
-        let mut points = 0;
-        let mut merged = entry >> Self::ROW_BITS;
-        for _ in 0..N / 2 {
-            // A 0 (no merge) gives 1 << 0, which the mask drops.
-            points += (1u64 << (merged & 0xF)) & !1;
-            merged >>= 4;
-        }
-        (u64::from(entry) & ((1 << Self::ROW_BITS) - 1), points)
+        let points = MERGE_POINTS[(entry >> Self::ROW_BITS) as usize & 0xFF];
+        (
+            u64::from(entry) & ((1 << Self::ROW_BITS) - 1),
+            u64::from(points),
+        )
     }
 }
 
@@ -503,6 +516,30 @@ where
     }
 
     #[inline]
+    fn can_move(&self) -> bool {
+        // As the default, without counting cells: a tile and a hole can always move; a full
+        // board moves if Left or Up changes it (Right and Down change the same lines).
+        let holes = self.bits.zero_nibbles(N * N);
+        let tiles = self.bits != <Packing<N> as Layout>::Bits::default();
+        if holes != <Packing<N> as Layout>::Bits::default() {
+            return tiles;
+        }
+        self.moved(Direction::Left).is_some() || self.moved(Direction::Up).is_some()
+    }
+
+    #[inline]
+    fn nth_empty(&self, k: usize) -> Option<(usize, usize)> {
+        // The default walks `empty_cells`; clearing the lowest hole k times is the same answer
+        // in fewer steps, and a new tile is placed this way after every move of a playout.
+        let mut holes = self.bits.zero_nibbles(N * N);
+        for _ in 0..k {
+            holes.take_lowest_bit()?;
+        }
+        let i = holes.take_lowest_bit()? / 4;
+        Some((i / N, i % N))
+    }
+
+    #[inline]
     fn empty_cells(&self) -> impl Iterator<Item = (usize, usize)> {
         let mut empty = self.bits.zero_nibbles(N * N);
         std::iter::from_fn(move || {
@@ -551,6 +588,7 @@ macro_rules! packed_sizes {
             }
             const _: () = assert!(4 * $n * $n <= <$bits>::BITS as usize, "the board fits its integer");
             const _: () = assert!(4 * $n + 4 * ($n / 2) <= 32, "a row and its merges fit a table entry");
+            const _: () = assert!($n / 2 <= 2, "a row's merges fit the byte MERGE_POINTS reads");
         )*
 
         /// The sizes that have a packed board.
