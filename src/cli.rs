@@ -175,8 +175,9 @@ struct TrainArgs {
     #[arg(long, value_name = "TILES", value_parser = parse_stages)]
     stages: Option<Stages>,
 
-    /// The learning rate (at most 0.25: each update moves a 4x6 network's value by 4 x rate x
-    /// its error, so higher rates overshoot); the last fifth of the budget uses a tenth of it.
+    /// The learning rate at the start (at most 0.25: each update moves a 4x6 network's value by
+    /// 4 x rate x its error, so higher rates overshoot); it falls to a tenth of it over the
+    /// first four fifths of the budget and stays there for the last fifth.
     #[arg(long, value_name = "A", default_value_t = 0.1, value_parser = parse_rate)]
     rate: f32,
 

@@ -29,9 +29,12 @@ pub enum Budget {
     Games(u64),
 }
 
-/// The learning-rate schedule: `rate` until the last `final_part` of the budget, then
-/// `final_rate` (a lower rate at the end settles the weights; it was worth a lot in the
-/// prototype).
+/// The learning-rate schedule: `rate` at the start, falling geometrically to `final_rate` over
+/// the budget before its last `final_part`, then `final_rate` to the end. A high rate learns
+/// fast but its noise caps what the weights can be: lowering it settles them (measured: a
+/// 25-minute one-thread run at 0.1 that dropped to 0.01 for its last 5 minutes went from a
+/// rolling mean score of 86,000 to 131,000), and a rate that falls gradually spends the middle
+/// of the budget where a lower rate still learns.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Schedule {
     /// The rate for most of the run.
@@ -55,11 +58,12 @@ impl Default for Schedule {
 impl Schedule {
     /// The rate when `done` (0 to 1) of the budget is spent.
     pub fn rate_at(&self, done: f64) -> f32 {
-        if done >= 1.0 - self.final_part {
-            self.final_rate
-        } else {
-            self.rate
+        let falling = 1.0 - self.final_part;
+        if done >= falling {
+            return self.final_rate;
         }
+        let ratio = f64::from(self.final_rate) / f64::from(self.rate);
+        (f64::from(self.rate) * ratio.powf(done.max(0.0) / falling)) as f32
     }
 }
 
@@ -134,14 +138,16 @@ impl Progress {
             .zip(self.recent_reach)
             .map(|(&e, part)| format!("{} {:.1}%", 1u64 << e, 100.0 * part))
             .collect();
+        // The rate falls continuously: four decimals, without trailing zeros, say enough.
+        let rate = format!("{:.4}", self.rate);
+        let rate = rate.trim_end_matches('0').trim_end_matches('.');
         format!(
-            "{} games, {:.2}M moves/s; last {}: mean score {:.0}, {}; rate {}",
+            "{} games, {:.2}M moves/s; last {}: mean score {:.0}, {}; rate {rate}",
             self.games,
             self.moves_per_second() / 1e6,
             self.recent_games,
             self.recent_score,
             reach.join(" "),
-            self.rate
         )
     }
 }
@@ -298,12 +304,26 @@ mod tests {
 
     #[test]
     #[allow(clippy::float_cmp)] // the rates are returned, not computed
-    fn the_rate_drops_for_the_last_part_of_the_budget() {
+    fn the_rate_falls_to_a_tenth_and_stays_there_for_the_last_part_of_the_budget() {
         let schedule = Schedule::default();
+        let close = |a: f32, b: f32| (a - b).abs() < 1e-6;
         assert_eq!(schedule.rate_at(0.0), 0.1);
-        assert_eq!(schedule.rate_at(0.79), 0.1);
+        // Halfway through the fall (0.4 of the budget) it is 0.1 / sqrt(10).
+        assert!(
+            close(schedule.rate_at(0.4), 0.1 / 10f32.sqrt()),
+            "{}",
+            schedule.rate_at(0.4)
+        );
+        assert!(schedule.rate_at(0.79) > 0.01 && schedule.rate_at(0.79) < 0.0105);
         assert_eq!(schedule.rate_at(0.8), 0.01);
         assert_eq!(schedule.rate_at(1.0), 0.01);
+        let rates: Vec<f32> = (0..=100)
+            .map(|k| schedule.rate_at(f64::from(k) / 100.0))
+            .collect();
+        assert!(
+            rates.windows(2).all(|w| w[1] <= w[0]),
+            "never rises: {rates:?}"
+        );
     }
 
     #[test]
