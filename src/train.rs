@@ -1,6 +1,6 @@
 //! `power11 train`: worker threads play self-play games on one shared network
-//! ([`crate::ai::td::learn_game`]), a learning-rate schedule lowers the rate for the last part
-//! of the budget, and the network is written atomically at every checkpoint and at the end.
+//! ([`crate::ai::td::learn_game`]), a learning-rate schedule lowers the rate as the budget is
+//! spent, and the network is written atomically at every checkpoint and at the end.
 //!
 //! Game `i` of a network's training (counted over every run, so a resumed run goes on where the
 //! last one stopped) is seeded from the run's seed and `i`. With one thread and a game budget a
