@@ -203,9 +203,11 @@ impl PackedBoard<4> {
 }
 
 /// What one packed row (4 bits per cell, cell 0 in the low bits) becomes, for every row of one
-/// width, so that a row's move is one lookup in a table half the size of one that also held
-/// the points: each `u32` entry holds the moved row in its low `4 * width` bits, then the
-/// exponent of each tile its merges made (4 bits each, at most `width / 2` of them, 0 = none).
+/// width, so that a row's move and its points are one lookup: each `u32` entry holds the moved
+/// row in its low `4 * width` bits, then, on rows of up to 4 cells, a quarter of the points its
+/// merges score (every merge makes at least a 4; two 32768s make 65536 points, 15 bits), and on
+/// longer rows, whose points would not fit, the exponent of each tile its merges made (4 bits
+/// each, at most 2 of them, 0 = none), read through [`MERGE_POINTS`].
 ///
 /// Rows of up to 16 bits also get tables of the moved row alone (`u16`), for moves whose points
 /// nobody reads ([`Grid::moved`]): a search makes millions of those, and tables half the size
@@ -241,16 +243,25 @@ fn pack_row(cells: &[u8]) -> u32 {
         .fold(0, |row, (c, &e)| row | (u32::from(e) << (4 * c)))
 }
 
+/// Whether a table entry of rows of `n` cells holds a quarter of the points above the row (see
+/// [`MoveTables`]): 15 bits of them fit above rows of up to 4 cells.
+const fn points_in_entry(n: usize) -> bool {
+    4 * n + 15 <= 32
+}
+
 /// The table entry of a row that slides to `moved` making the tiles `merged`.
 fn table_entry(moved: &[u8], merged: &[u8]) -> u32 {
     let n = moved.len();
-    debug_assert!(merged.len() <= n / 2 && 4 * n + 4 * (n / 2) <= 32);
-    merged
-        .iter()
-        .enumerate()
-        .fold(pack_row(moved), |entry, (k, &e)| {
-            entry | (u32::from(e) << (4 * (n + k)))
-        })
+    let row = pack_row(moved);
+    if points_in_entry(n) {
+        let points: u32 = merged.iter().map(|&e| 1u32 << e).sum();
+        debug_assert!(points % 4 == 0 && points / 4 < 1 << 15);
+        return row | (points / 4) << (4 * n);
+    }
+    debug_assert!(merged.len() <= 2 && 4 * n + 4 * merged.len() <= 32);
+    merged.iter().enumerate().fold(row, |entry, (k, &e)| {
+        entry | (u32::from(e) << (4 * (n + k)))
+    })
 }
 
 /// The exponents of the tiles a slide of `cells` toward cell 0 makes: tiles pair off from the
@@ -450,12 +461,17 @@ where
         PackedBoard { bits: out }
     }
 
-    /// A [`MoveTables`] entry's moved row and points: the merged tiles' exponents above the
-    /// row are at most two nibbles (the `packed_sizes!` list checks it), so their points are
-    /// one lookup in [`MERGE_POINTS`].
+    /// A [`MoveTables`] entry's moved row and points: a quarter of the points above the row,
+    /// or (on rows too long for them) at most two merged tiles' exponents, whose points are one
+    /// lookup in [`MERGE_POINTS`] (the `packed_sizes!` list checks that they fit).
     #[inline(always)]
     fn decode(entry: u32) -> (u64, u64) {
-        let points = MERGE_POINTS[(entry >> Self::ROW_BITS) as usize & 0xFF];
+        let above = entry >> Self::ROW_BITS;
+        let points = if points_in_entry(N) {
+            above << 2
+        } else {
+            MERGE_POINTS[above as usize & 0xFF]
+        };
         (
             u64::from(entry) & ((1 << Self::ROW_BITS) - 1),
             u64::from(points),
@@ -596,8 +612,10 @@ macro_rules! packed_sizes {
                 type Bits = $bits;
             }
             const _: () = assert!(4 * $n * $n <= <$bits>::BITS as usize, "the board fits its integer");
-            const _: () = assert!(4 * $n + 4 * ($n / 2) <= 32, "a row and its merges fit a table entry");
-            const _: () = assert!($n / 2 <= 2, "a row's merges fit the byte MERGE_POINTS reads");
+            const _: () = assert!(
+                points_in_entry($n) || (4 * $n + 4 * ($n / 2) <= 32 && $n / 2 <= 2),
+                "a row and its points, or its merged tiles for MERGE_POINTS, fit a table entry"
+            );
         )*
 
         /// The sizes that have a packed board.
