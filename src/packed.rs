@@ -255,7 +255,7 @@ fn table_entry(moved: &[u8], merged: &[u8]) -> u32 {
     let row = pack_row(moved);
     if points_in_entry(n) {
         let points: u32 = merged.iter().map(|&e| 1u32 << e).sum();
-        debug_assert!(points % 4 == 0 && points / 4 < 1 << 15);
+        debug_assert!(points.is_multiple_of(4) && points / 4 < 1 << 15);
         return row | (points / 4) << (4 * n);
     }
     debug_assert!(merged.len() <= 2 && 4 * n + 4 * merged.len() <= 32);
