@@ -205,7 +205,8 @@ impl PackedBoard<4> {
 /// What one packed row (4 bits per cell, cell 0 in the low bits) becomes, for every row of one
 /// width, so that a row's move and its points are one lookup: each `u32` entry holds the moved
 /// row in its low `4 * width` bits, then, on rows of up to 4 cells, a quarter of the points its
-/// merges score (every merge makes at least a 4; two 32768s make 65536 points, 15 bits), and on
+/// merges score (every merge makes at least a 4, so points are a multiple of 4; the most a row
+/// scores is two 32768s, 65536, whose quarter 16384 needs 15 bits), and on
 /// longer rows, whose points would not fit, the exponent of each tile its merges made (4 bits
 /// each, at most 2 of them, 0 = none), read through [`MERGE_POINTS`].
 ///
@@ -769,6 +770,80 @@ mod tests {
         assert_eq!(t3, plain_transpose(&b3));
         assert_eq!(t4, plain_transpose(&b4));
         assert_eq!(t5, plain_transpose(&b5));
+    }
+
+    /// Checks every entry of the tables of rows of `N` cells against the merge loop: the moved
+    /// row and the points, both directions.
+    fn every_entry_decodes_to_the_merge_loop<const N: usize>()
+    where
+        Packing<N>: Layout,
+    {
+        let tables = PackedBoard::<N>::tables();
+        for key in 0..1usize << (4 * N) {
+            let cells: Vec<u8> = (0..N).map(|c| ((key >> (4 * c)) & 0xF) as u8).collect();
+            let (left, points) = slide_row(cells.clone());
+            let decoded = PackedBoard::<N>::decode(tables.left[key]);
+            assert_eq!(
+                decoded,
+                (u64::from(pack_row(&left)), u64::from(points)),
+                "{cells:?}"
+            );
+            let (mut right, points) = slide_row(cells.iter().rev().copied().collect());
+            right.reverse();
+            let decoded = PackedBoard::<N>::decode(tables.right[key]);
+            assert_eq!(
+                decoded,
+                (u64::from(pack_row(&right)), u64::from(points)),
+                "{cells:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_3x3_and_4x4_table_entry_holds_the_merge_loops_row_and_points() {
+        every_entry_decodes_to_the_merge_loop::<3>();
+        every_entry_decodes_to_the_merge_loop::<4>();
+    }
+
+    #[test]
+    fn the_largest_merges_score_in_full() {
+        let row = |n: usize, cells: &[u64]| {
+            let mut values = vec![vec![0u64; n]; n];
+            values[0] = cells
+                .iter()
+                .map(|&e| if e == 0 { 0 } else { 1 << e })
+                .collect();
+            Board::from_values(&values).unwrap()
+        };
+        let points = |board: &Board, direction| {
+            struct Slide(Direction);
+            impl OnGrid for Slide {
+                type Output = Option<u64>;
+                fn run<G: Grid>(self, grid: G) -> Option<u64> {
+                    grid.slide(self.0).map(|(_, points)| points)
+                }
+            }
+            on_fastest(board, Slide(direction))
+        };
+        // Four 16384s make two 32768s: 65536 points, the most a row scores (its quarter
+        // needs all 15 bits above a 4x4 row).
+        assert_eq!(
+            points(&row(4, &[14, 14, 14, 14]), Direction::Left),
+            Some(65536)
+        );
+        assert_eq!(
+            points(&row(4, &[14, 14, 14, 14]), Direction::Right),
+            Some(65536)
+        );
+        assert_eq!(points(&row(3, &[14, 14, 0]), Direction::Left), Some(32768));
+        assert_eq!(
+            points(&row(5, &[14, 14, 14, 14, 13]), Direction::Left),
+            Some(65536)
+        );
+        assert_eq!(
+            points(&row(5, &[13, 13, 14, 14, 0]), Direction::Right),
+            Some(49152)
+        );
     }
 
     #[test]

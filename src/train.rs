@@ -37,7 +37,7 @@ pub enum Budget {
 /// of the budget where a lower rate still learns.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Schedule {
-    /// The rate for most of the run.
+    /// The rate at the start of the run.
     pub rate: f32,
     /// The rate for the end of the run.
     pub final_rate: f32,
@@ -58,12 +58,14 @@ impl Default for Schedule {
 impl Schedule {
     /// The rate when `done` (0 to 1) of the budget is spent.
     pub fn rate_at(&self, done: f64) -> f32 {
+        // `max` also turns a NaN into 0; a `final_part` of 1 is then final_rate throughout.
+        let done = done.max(0.0);
         let falling = 1.0 - self.final_part;
         if done >= falling {
             return self.final_rate;
         }
         let ratio = f64::from(self.final_rate) / f64::from(self.rate);
-        (f64::from(self.rate) * ratio.powf(done.max(0.0) / falling)) as f32
+        (f64::from(self.rate) * ratio.powf(done / falling)) as f32
     }
 }
 
@@ -138,9 +140,17 @@ impl Progress {
             .zip(self.recent_reach)
             .map(|(&e, part)| format!("{} {:.1}%", 1u64 << e, 100.0 * part))
             .collect();
-        // The rate falls continuously: four decimals, without trailing zeros, say enough.
-        let rate = format!("{:.4}", self.rate);
-        let rate = rate.trim_end_matches('0').trim_end_matches('.');
+        // The rate falls continuously: four decimals, without trailing zeros, say enough, and
+        // rates too small for them (a --rate of 0.0001 falls to 0.00001) are in exponent form.
+        let rate = if self.rate >= 1e-3 {
+            let fixed = format!("{:.4}", self.rate);
+            fixed
+                .trim_end_matches('0')
+                .trim_end_matches('.')
+                .to_string()
+        } else {
+            format!("{:.1e}", self.rate)
+        };
         format!(
             "{} games, {:.2}M moves/s; last {}: mean score {:.0}, {}; rate {rate}",
             self.games,
@@ -303,7 +313,7 @@ mod tests {
     use super::*;
 
     #[test]
-    #[allow(clippy::float_cmp)] // the rates are returned, not computed
+    #[allow(clippy::float_cmp)] // rate_at(0) is rate x ratio^0, exact; the others are returned
     fn the_rate_falls_to_a_tenth_and_stays_there_for_the_last_part_of_the_budget() {
         let schedule = Schedule::default();
         let close = |a: f32, b: f32| (a - b).abs() < 1e-6;
@@ -343,5 +353,30 @@ mod tests {
             "1200 games, 1.50M moves/s; last 1000: mean score 21000, \
              2048 90.0% 4096 50.0% 8192 10.0% 16384 0.0% 32768 0.0%; rate 0.1"
         );
+        let rate_shown = |rate: f32| {
+            let line = Progress {
+                rate,
+                ..progress.clone()
+            }
+            .line();
+            line.rsplit("rate ").next().unwrap().to_string()
+        };
+        assert_eq!(rate_shown(0.01), "0.01");
+        assert_eq!(rate_shown(0.031_622_8), "0.0316");
+        assert_eq!(rate_shown(0.25), "0.25");
+        assert_eq!(rate_shown(0.000_01), "1.0e-5");
+    }
+
+    #[test]
+    fn the_schedule_has_no_nan_at_its_edges() {
+        let all_final = Schedule {
+            final_part: 1.0,
+            ..Schedule::default()
+        };
+        for done in [-1.0, 0.0, 0.5, 1.0, 2.0, f64::NAN] {
+            assert!((all_final.rate_at(done) - 0.01).abs() < 1e-9, "{done}");
+            let rate = Schedule::default().rate_at(done);
+            assert!((0.01..=0.1).contains(&rate), "{done}: {rate}");
+        }
     }
 }

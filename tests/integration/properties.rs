@@ -222,6 +222,24 @@ proptest! {
     }
 
     #[test]
+    fn packed_boards_can_move_exactly_when_a_plain_full_board_can(
+        cells in prop::collection::vec(1u8..=6, 25),
+    ) {
+        // Full boards take the packed `can_move`'s only slow path (Left, then Up); random
+        // packable boards are rarely full.
+        for n in 3..=5 {
+            let board = Board::from_exponents(n, &cells[..n * n]).unwrap();
+            let any = Direction::ALL.iter().any(|&d| board.slide(d).is_some());
+            let packed = match n {
+                3 => Board3::from_board(&board).unwrap().can_move(),
+                4 => Board4::from_board(&board).unwrap().can_move(),
+                _ => Board5::from_board(&board).unwrap().can_move(),
+            };
+            prop_assert_eq!(packed, any, "{}x{}", n, n);
+        }
+    }
+
+    #[test]
     fn packed_3x3_and_5x5_equal_the_plain_rules(
         board3 in packable_strategy(3),
         board5 in packable_strategy(5),
