@@ -213,11 +213,49 @@ impl PackedBoard<4> {
 /// Rows of up to 16 bits also get tables of the moved row alone (`u16`), for moves whose points
 /// nobody reads ([`Grid::moved`]): a search makes millions of those, and tables half the size
 /// leave more of the cache to its evaluation table and transposition table.
+///
+/// 4x4 boards also get column tables (`up`, `down`, see [`SpreadColumn`]), so that a vertical
+/// move with points transposes the board once instead of twice, as table engines do.
 struct MoveTables {
     left: Vec<u32>,
     right: Vec<u32>,
     left_rows: Vec<u16>,
     right_rows: Vec<u16>,
+    up: Vec<SpreadColumn>,
+    down: Vec<SpreadColumn>,
+}
+
+/// A 4x4 column table entry, by column key (the column read top to bottom, packed like a row):
+/// the moved column already in its board positions in column 0 (cell r at bits `16 r`), so a
+/// vertical move shifts four entries into place with no transpose back; and a quarter of the
+/// merges' points (15 bits) in the bits between the cells, whose widest gap is 12 bits: the
+/// low 12 bits at bits 4..16, the top 3 at bits 20..23. Four entries' point fields add up
+/// without touching each other (the low fields' sum carries into bits 16..18 at most, below
+/// the top fields, whose sum stays below bit 25), so a move adds the fields first and decodes
+/// once ([`SpreadColumn::quarters`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct SpreadColumn(u64);
+
+impl SpreadColumn {
+    /// The bits of the cells.
+    const CELLS: u64 = 0x000F_000F_000F_000F;
+    /// The bits of the two point fields.
+    const POINT_FIELDS: u64 = 0x0070_FFF0;
+
+    fn new(moved_row: u16, quarter_points: u32) -> SpreadColumn {
+        debug_assert!(quarter_points < 1 << 15);
+        let x = u64::from(moved_row);
+        let cells = (x | (x << 12) | (x << 24) | (x << 36)) & Self::CELLS;
+        let quarter = u64::from(quarter_points);
+        SpreadColumn(cells | ((quarter & 0xFFF) << 4) | ((quarter >> 12) << 20))
+    }
+
+    /// The points of entries whose [`SpreadColumn::POINT_FIELDS`] bits were added up into
+    /// `fields`.
+    #[inline]
+    fn points(fields: u64) -> u64 {
+        (((fields >> 4) & 0x3FFF) + ((fields >> 20) << 12)) << 2
+    }
 }
 
 /// The points of the tiles a row's merges made, by the byte of a [`MoveTables`] entry that
@@ -308,6 +346,8 @@ impl MoveTables {
             right: vec![0; rows],
             left_rows: Vec::new(),
             right_rows: Vec::new(),
+            up: Vec::new(),
+            down: Vec::new(),
         };
         // The entry of a row slid toward cell 0; the merges' tiles are found a second way and
         // must score the points the merge loop counted.
@@ -331,6 +371,12 @@ impl MoveTables {
             let row_of = |entry: &u32| (entry & ((1 << (4 * n)) - 1)) as u16;
             t.left_rows = t.left.iter().map(row_of).collect();
             t.right_rows = t.right.iter().map(row_of).collect();
+        }
+        if n == 4 {
+            // Up is Left on the column read top to bottom, Down is Right.
+            let spread = |&entry: &u32| SpreadColumn::new(entry as u16, entry >> 16);
+            t.up = t.left.iter().map(spread).collect();
+            t.down = t.right.iter().map(spread).collect();
         }
         t
     }
@@ -462,6 +508,26 @@ where
         PackedBoard { bits: out }
     }
 
+    /// Whether vertical moves with points read the column tables of [`SpreadColumn`]s (4x4).
+    const SPREADS: bool = N == 4;
+
+    /// A vertical move with its points on 4x4, from the [`SpreadColumn`] table of its
+    /// direction: one transpose to read the columns, none back.
+    #[inline(always)]
+    fn slide_columns(self, table: &[SpreadColumn]) -> Option<(Self, u64)> {
+        let table = &table[..1 << Self::ROW_BITS];
+        let columns = self.transposed();
+        let mut out = <Packing<N> as Layout>::Bits::default();
+        let mut fields = 0;
+        for c in 0..N {
+            let SpreadColumn(entry) = table[columns.row(c)];
+            out = out.or_shifted(entry & SpreadColumn::CELLS, 4 * c);
+            fields += entry & SpreadColumn::POINT_FIELDS;
+        }
+        let next = PackedBoard { bits: out };
+        (next != self).then_some((next, SpreadColumn::points(fields)))
+    }
+
     /// A [`MoveTables`] entry's moved row and points: a quarter of the points above the row,
     /// or (on rows too long for them) at most two merged tiles' exponents, whose points are one
     /// lookup in [`MERGE_POINTS`] (the `packed_sizes!` list checks that they fit).
@@ -508,6 +574,13 @@ where
     #[inline(always)]
     fn slide(&self, direction: Direction) -> Option<(PackedBoard<N>, u64)> {
         let t = Self::tables();
+        if Self::SPREADS && matches!(direction, Direction::Up | Direction::Down) {
+            return self.slide_columns(if direction == Direction::Up {
+                &t.up
+            } else {
+                &t.down
+            });
+        }
         let mut points = 0;
         let next = self.move_with(direction, &t.left, &t.right, |entry| {
             let (row, line_points) = Self::decode(entry);
@@ -803,6 +876,40 @@ mod tests {
     fn every_3x3_and_4x4_table_entry_holds_the_merge_loops_row_and_points() {
         every_entry_decodes_to_the_merge_loop::<3>();
         every_entry_decodes_to_the_merge_loop::<4>();
+    }
+
+    #[test]
+    fn every_4x4_column_entry_holds_its_rows_move_spread_and_its_points() {
+        let tables = Board4::tables();
+        let spread =
+            |row: u64| (0..4).fold(0, |bits, r| bits | ((row >> (4 * r)) & 0xF) << (16 * r));
+        for key in 0..1 << 16 {
+            for (rows, columns) in [(&tables.left, &tables.up), (&tables.right, &tables.down)] {
+                let (row, points) = Board4::decode(rows[key]);
+                let SpreadColumn(entry) = columns[key];
+                assert_eq!(entry & SpreadColumn::CELLS, spread(row), "{key:#06x}");
+                let fields = entry & SpreadColumn::POINT_FIELDS;
+                assert_eq!(SpreadColumn::points(fields), points, "{key:#06x}");
+            }
+        }
+        // The most four columns score (two 32768s each) still adds up field by field.
+        let SpreadColumn(most) = tables.up[0xEEEE];
+        let fields = (most & SpreadColumn::POINT_FIELDS) * 4;
+        assert_eq!(SpreadColumn::points(fields), 4 * 65536);
+        // And every column shape the fields can hold: the sum of any four quarters.
+        for quarters in [
+            [1, 4095, 4096, 32767],
+            [32767; 4],
+            [4095; 4],
+            [0, 0, 0, 4096],
+        ] {
+            let fields: u64 = quarters
+                .iter()
+                .map(|&q| SpreadColumn::new(0, q).0 & SpreadColumn::POINT_FIELDS)
+                .sum();
+            let total: u64 = quarters.iter().map(|&q| 4 * u64::from(q)).sum();
+            assert_eq!(SpreadColumn::points(fields), total, "{quarters:?}");
+        }
     }
 
     #[test]

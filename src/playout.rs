@@ -87,13 +87,16 @@ impl<P: Player, R: Rng + ?Sized> OnGrid for Playout<'_, P, R> {
     type Output = GameRecord;
 
     fn run<G: Grid>(mut self, mut grid: G) -> GameRecord {
-        let stop = self.play(&mut grid);
-        let mut end = grid.to_board();
-        if let Stop::Unpack = stop {
-            self.play(&mut end);
-        }
+        let max_exponent = match self.play(&mut grid) {
+            Stop::Finished => grid.max_exponent(),
+            Stop::Unpack => {
+                let mut end = grid.to_board();
+                self.play(&mut end);
+                end.max_exponent()
+            }
+        };
         GameRecord {
-            max_exponent: end.max_exponent(),
+            max_exponent,
             ..self.record
         }
     }
@@ -106,37 +109,43 @@ impl<P: Player, R: Rng + ?Sized> Playout<'_, P, R> {
         let rules = self.rules;
         let goal_points = rules.goal().map_or(u64::MAX, tile_points);
         let limited = G::MAX_EXPONENT <= MAX_PACKED_EXPONENT;
-        let record = &mut self.record;
-        loop {
-            if record.won && !rules.keep_playing() {
-                return Stop::Finished;
+        // This stretch's turns, scored when it ends (`Rules::score_of`).
+        let (mut points, mut moved, mut attempts) = (0u64, 0u64, 0u64);
+        let stop = loop {
+            if self.record.won && !rules.keep_playing() {
+                break Stop::Finished;
             }
-            if record.attempts >= self.max_attempts {
-                record.cut_off = true;
-                return Stop::Finished;
+            if self.record.attempts + attempts >= self.max_attempts {
+                self.record.cut_off = true;
+                break Stop::Finished;
             }
             if !grid.can_move() {
-                return Stop::Finished;
+                break Stop::Finished;
             }
             let direction = self.player.choose(grid, rules, self.rng);
             let turn = rules.apply_move(grid, direction, self.rng);
-            record.attempts += 1;
-            record.score = record.score.saturating_add(turn.score_delta);
-            if turn.moved {
-                record.moves += 1;
-            }
+            attempts += 1;
+            points = points.saturating_add(turn.points);
+            moved += u64::from(turn.moved);
             // Only a merge worth at least the goal (or the representation's limit) can create
             // such a tile.
             if turn.points >= goal_points && rules.goal_reached(grid) {
-                record.won = true;
+                self.record.won = true;
             }
             if limited
                 && turn.points >= tile_points(G::MAX_EXPONENT)
                 && grid.max_exponent() >= G::MAX_EXPONENT
             {
-                return Stop::Unpack;
+                break Stop::Unpack;
             }
-        }
+        };
+        let record = &mut self.record;
+        record.score = record
+            .score
+            .saturating_add(rules.score_of(points, moved, attempts - moved));
+        record.moves += moved;
+        record.attempts += attempts;
+        stop
     }
 }
 

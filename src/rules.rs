@@ -434,10 +434,7 @@ impl Rules {
             None => Turn {
                 moved: false,
                 points: 0,
-                score_delta: match self.scoring {
-                    Scoring::Merges => 0,
-                    Scoring::Moves => -1,
-                },
+                score_delta: self.score_of(0, 0, 1),
             },
             Some((next, points)) => {
                 *grid = next;
@@ -445,12 +442,20 @@ impl Rules {
                 Turn {
                     moved: true,
                     points,
-                    score_delta: match self.scoring {
-                        Scoring::Merges => Score::from(points),
-                        Scoring::Moves => 1,
-                    },
+                    score_delta: self.score_of(points, 1, 0),
                 }
             }
+        }
+    }
+
+    /// What a stretch of turns adds to the score under the scoring rule: their merges made
+    /// `points`, `moved` of them changed the board and `unmoved` did not. The one place a scoring
+    /// rule is declared; a playout adds up a game's turns and asks once, as a table engine
+    /// does, rather than adding a `Score` after every move.
+    pub fn score_of(&self, points: u64, moved: u64, unmoved: u64) -> Score {
+        match self.scoring {
+            Scoring::Merges => Score::from(points),
+            Scoring::Moves => Score::from(moved) - Score::from(unmoved),
         }
     }
 
