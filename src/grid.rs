@@ -59,6 +59,17 @@ pub trait Grid: Copy + Eq + Hash {
         self.empty_cells().nth(k)
     }
 
+    /// Puts `exponent` in the `k`-th empty cell in row-major order and says whether there was
+    /// one: the new tile of every move of a playout, which packed boards place straight from
+    /// their mask of holes, with no row and column in between.
+    fn fill_nth_empty(&mut self, k: usize, exponent: u8) -> bool {
+        let Some((row, col)) = self.nth_empty(k) else {
+            return false;
+        };
+        self.set(row, col, exponent);
+        true
+    }
+
     /// The empty cells (row, column) in row-major order.
     fn empty_cells(&self) -> impl Iterator<Item = (usize, usize)> {
         let n = self.size();

@@ -639,6 +639,24 @@ where
     }
 
     #[inline]
+    fn fill_nth_empty(&mut self, k: usize, exponent: u8) -> bool {
+        let mut holes = self.bits.zero_nibbles(N * N);
+        for _ in 0..k {
+            if holes.take_lowest_bit().is_none() {
+                return false;
+            }
+        }
+        // The lowest hole left is bit 0 of the k-th empty cell's nibble, which holds 0.
+        let Some(bit) = holes.take_lowest_bit() else {
+            return false;
+        };
+        self.bits = self
+            .bits
+            .or_shifted(u64::from(exponent.min(MAX_PACKED_EXPONENT)), bit);
+        true
+    }
+
+    #[inline]
     fn empty_cells(&self) -> impl Iterator<Item = (usize, usize)> {
         let mut empty = self.bits.zero_nibbles(N * N);
         std::iter::from_fn(move || {
@@ -810,6 +828,12 @@ mod tests {
                     .collect();
                 for k in 0..=empty.len() {
                     assert_eq!(grid.nth_empty(k), empty.get(k).copied(), "{k}");
+                    // Filling the k-th hole from the mask is the plain board's default.
+                    let (mut packed, mut plain) = (grid, board);
+                    let filled = packed.fill_nth_empty(k, 3);
+                    assert_eq!(filled, plain.fill_nth_empty(k, 3), "{k}");
+                    assert_eq!(filled, k < empty.len(), "{k}");
+                    assert_eq!(packed.to_board(), plain, "{k}");
                 }
             }
         }

@@ -499,10 +499,10 @@ pub fn spawn_random<G: Grid, R: Rng + ?Sized>(grid: &mut G, tile: NewTile, rng: 
     if empty == 0 {
         return;
     }
-    let (r, c) = grid
-        .nth_empty(below(rng, empty))
-        .expect("index is below the number of empty cells");
-    grid.set(r, c, tile.draw(rng));
+    // The cell is drawn before the tile: the random stream games have always used.
+    let k = below(rng, empty);
+    let placed = grid.fill_nth_empty(k, tile.draw(rng));
+    debug_assert!(placed, "index is below the number of empty cells");
 }
 
 /// Where the `edge` spawn rule puts the new 2 after a move toward `moved`: the first empty cell
