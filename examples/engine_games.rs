@@ -37,6 +37,9 @@ fn main() -> ExitCode {
     let rules = Rules::power11(4).expect("4 is a valid size");
     let engine = baseline::TableEngine::new();
     Board4::warm_up();
+    // As the benchmark does: the two engines must play the same games (the check costs the
+    // same in every run, so it cancels out of the difference of two counts).
+    baseline::check_same_games(&engine, GAMES_PER_BATCH);
     let starts: Vec<_> = (0..GAMES_PER_BATCH)
         .map(|seed| {
             let mut rng = seeded(seed);

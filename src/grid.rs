@@ -60,8 +60,9 @@ pub trait Grid: Copy + Eq + Hash {
     }
 
     /// Puts `exponent` in the `k`-th empty cell in row-major order and says whether there was
-    /// one: the new tile of every move of a playout, which packed boards place straight from
-    /// their mask of holes, with no row and column in between.
+    /// one: every randomly placed new tile (after each move of a playout, millions a second),
+    /// which packed boards place straight from their mask of holes, with no row and column in
+    /// between.
     fn fill_nth_empty(&mut self, k: usize, exponent: u8) -> bool {
         let Some((row, col)) = self.nth_empty(k) else {
             return false;

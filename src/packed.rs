@@ -8,7 +8,9 @@
 //!
 //! One engine serves every size. Columns move as the rows of the transposed board on 4x4 (a
 //! transpose is three masked shifts of a `u64`), and cell by cell on the other sizes, where a
-//! transpose is a loop over every cell and measured slower (`TRANSPOSES`). A hand-tuned table
+//! transpose is a loop over every cell and measured slower (`TRANSPOSES`). A 4x4 vertical
+//! `slide` (points wanted) transposes once and reads column tables whose entries are already in
+//! place ([`SpreadColumn`]), so it needs no transpose back. A hand-tuned table
 //! engine in `benches/baseline/` is the yardstick (`cargo bench --bench engine -- engine_ratio`).
 //!
 //! The tables are built by running [`slide_line`] on every possible row, so packed boards follow
@@ -232,7 +234,7 @@ struct MoveTables {
 /// low 12 bits at bits 4..16, the top 3 at bits 20..23. Four entries' point fields add up
 /// without touching each other (the low fields' sum carries into bits 16..18 at most, below
 /// the top fields, whose sum stays below bit 25), so a move adds the fields first and decodes
-/// once ([`SpreadColumn::quarters`]).
+/// once ([`SpreadColumn::points`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct SpreadColumn(u64);
 
@@ -508,6 +510,19 @@ where
         PackedBoard { bits: out }
     }
 
+    /// The bit that starts the `k`-th empty cell's nibble (row-major), if there are more than
+    /// `k` empty cells. The default `nth_empty` walks `empty_cells`; clearing the lowest hole
+    /// k times is the same answer in fewer steps, and a new tile is placed this way after
+    /// every move of a playout.
+    #[inline]
+    fn nth_hole(self, k: usize) -> Option<usize> {
+        let mut holes = self.bits.zero_nibbles(N * N);
+        for _ in 0..k {
+            holes.take_lowest_bit()?;
+        }
+        holes.take_lowest_bit()
+    }
+
     /// Whether vertical moves with points read the column tables of [`SpreadColumn`]s (4x4).
     const SPREADS: bool = N == 4;
 
@@ -628,28 +643,16 @@ where
 
     #[inline]
     fn nth_empty(&self, k: usize) -> Option<(usize, usize)> {
-        // The default walks `empty_cells`; clearing the lowest hole k times is the same answer
-        // in fewer steps, and a new tile is placed this way after every move of a playout.
-        let mut holes = self.bits.zero_nibbles(N * N);
-        for _ in 0..k {
-            holes.take_lowest_bit()?;
-        }
-        let i = holes.take_lowest_bit()? / 4;
+        let i = self.nth_hole(k)? / 4;
         Some((i / N, i % N))
     }
 
     #[inline]
     fn fill_nth_empty(&mut self, k: usize, exponent: u8) -> bool {
-        let mut holes = self.bits.zero_nibbles(N * N);
-        for _ in 0..k {
-            if holes.take_lowest_bit().is_none() {
-                return false;
-            }
-        }
-        // The lowest hole left is bit 0 of the k-th empty cell's nibble, which holds 0.
-        let Some(bit) = holes.take_lowest_bit() else {
+        let Some(bit) = self.nth_hole(k) else {
             return false;
         };
+        // The bit starts the k-th empty cell's nibble, which holds 0: no need to clear it.
         self.bits = self
             .bits
             .or_shifted(u64::from(exponent.min(MAX_PACKED_EXPONENT)), bit);
@@ -966,6 +969,14 @@ mod tests {
             points(&row(4, &[14, 14, 14, 14]), Direction::Right),
             Some(65536)
         );
+        // The same through the 4x4 column tables: one column, then all four at once (the
+        // point fields of four entries added up before they are decoded).
+        let column = Board::from_values(&vec![vec![16384, 0, 0, 0]; 4]).unwrap();
+        assert_eq!(points(&column, Direction::Up), Some(65536));
+        assert_eq!(points(&column, Direction::Down), Some(65536));
+        let full = Board::from_values(&vec![vec![16384; 4]; 4]).unwrap();
+        assert_eq!(points(&full, Direction::Up), Some(4 * 65536));
+        assert_eq!(points(&full, Direction::Down), Some(4 * 65536));
         assert_eq!(points(&row(3, &[14, 14, 0]), Direction::Left), Some(32768));
         assert_eq!(
             points(&row(5, &[14, 14, 14, 14, 13]), Direction::Left),

@@ -115,11 +115,12 @@ impl<P: Player, R: Rng + ?Sized> Playout<'_, P, R> {
             if self.record.won && !rules.keep_playing() {
                 break Stop::Finished;
             }
-            if self.record.attempts + attempts >= self.max_attempts {
-                self.record.cut_off = true;
+            // A game that the rules end on its last allowed attempt ended by the rules.
+            if !grid.can_move() {
                 break Stop::Finished;
             }
-            if !grid.can_move() {
+            if self.record.attempts + attempts >= self.max_attempts {
+                self.record.cut_off = true;
                 break Stop::Finished;
             }
             let direction = self.player.choose(grid, rules, self.rng);
@@ -153,13 +154,14 @@ impl<P: Player, R: Rng + ?Sized> Playout<'_, P, R> {
 mod tests {
     use super::*;
     use crate::ai::RandomPlayer;
+    use crate::direction::Direction;
     use crate::random::seeded;
 
     #[test]
     fn packed_and_plain_playouts_agree() {
         // The same seed on the same start must give the same game, score and all, whether a
-        // playout plays it (packed, points read off the tiles at the end) or a Game does (plain
-        // board, points added up move by move), under every scoring and spawn rule.
+        // playout plays it (packed, its turns scored once at the end) or a Game does (plain
+        // board, each turn scored as it is played), under every scoring and spawn rule.
         let classic = Rules::classic();
         let rule_sets = [
             Rules::power11(4).unwrap(),
@@ -184,30 +186,44 @@ mod tests {
 
     /// Plays `start` with the random player as a playout and as a [`Game`] from the same
     /// random stream, and checks that they are the same game.
-    fn assert_same_game(rules: Rules, start: Board, mut rng: crate::random::GameRng, what: &str) {
+    fn assert_same_game(rules: Rules, start: Board, rng: crate::random::GameRng, what: &str) {
+        assert_same_game_within(rules, start, rng, 100_000, what);
+    }
+
+    /// [`assert_same_game`] with at most `limit` attempts: the same cut-off too.
+    fn assert_same_game_within(
+        rules: Rules,
+        start: Board,
+        mut rng: crate::random::GameRng,
+        limit: u64,
+        what: &str,
+    ) {
         let mut replay = rng.clone();
-        let record = play_game(&rules, start, &mut RandomPlayer, &mut rng, 100_000);
+        let record = play_game(&rules, start, &mut RandomPlayer, &mut rng, limit);
         let mut game = crate::game::Game::from_board(rules, start);
-        let mut attempts = 0;
-        while game.status() == crate::game::Status::Playing && attempts < 100_000 {
+        let (mut attempts, mut moves) = (0, 0);
+        while game.status() == crate::game::Status::Playing && attempts < limit {
             let d = RandomPlayer.choose(game.board(), &rules, &mut replay);
-            game.play(d, &mut replay);
+            moves += u64::from(game.play(d, &mut replay).moved);
             attempts += 1;
         }
         assert_eq!(
-            (record.score, record.attempts),
-            (game.score(), attempts),
+            (record.score, record.attempts, record.moves),
+            (game.score(), attempts, moves),
             "{what}"
         );
         assert_eq!(record.max_exponent, game.board().max_exponent(), "{what}");
         let goal = rules.goal().unwrap_or(u8::MAX);
         assert_eq!(record.won, game.board().max_exponent() >= goal, "{what}");
+        let playing = game.status() == crate::game::Status::Playing;
+        assert_eq!(record.cut_off, playing, "{what}");
     }
 
     #[test]
     fn a_playout_that_makes_32768_goes_on_on_the_plain_board_with_the_same_score() {
         // Four 16384s: the playout starts packed, moves to the plain board when they make
-        // 32768s, which merge into 65536 there; the score adds up the moves of both boards.
+        // 32768s, which merge into 65536 there; the score, moves and attempts add up the turns
+        // of both boards, under either scoring rule and whichever board the cut-off falls on.
         let start = Board::from_values(&[
             vec![16384, 16384, 16384, 16384],
             vec![0, 0, 0, 0],
@@ -216,14 +232,57 @@ mod tests {
         ])
         .unwrap();
         let mut reached_65536 = false;
-        for seed in 0..20 {
-            let rules = Rules::classic().with_goal(None).unwrap();
-            let rng = seeded(seed);
-            assert_same_game(rules, start, rng.clone(), &format!("seed {seed}"));
-            let record = play_game(&rules, start, &mut RandomPlayer, &mut rng.clone(), 100_000);
-            reached_65536 |= record.max_exponent >= 16;
+        let merges = Rules::classic().with_goal(None).unwrap();
+        let moves = merges.with_scoring(crate::rules::Scoring::Moves);
+        for rules in [merges, moves] {
+            for seed in 0..20 {
+                let rng = seeded(seed);
+                let what = format!("{:?}, seed {seed}", rules.scoring());
+                assert_same_game(rules, start, rng.clone(), &what);
+                for limit in [0, 1, 2, 3, 5, 50] {
+                    let what = format!("{what}, at most {limit} attempts");
+                    assert_same_game_within(rules, start, rng.clone(), limit, &what);
+                }
+                let record = play_game(&rules, start, &mut RandomPlayer, &mut rng.clone(), 100_000);
+                reached_65536 |= record.max_exponent >= 16;
+            }
         }
         assert!(reached_65536, "some game merged the 32768s");
+    }
+
+    #[test]
+    fn a_game_the_rules_end_on_its_last_allowed_attempt_is_not_cut_off() {
+        // A board with no move left, and no attempt allowed: over by the rules, not cut off.
+        let dead = Board::from_values(&[
+            vec![2, 4, 2, 4],
+            vec![4, 2, 4, 2],
+            vec![2, 4, 2, 4],
+            vec![4, 2, 4, 2],
+        ])
+        .unwrap();
+        let rules = Rules::classic();
+        let record = play_game(&rules, dead, &mut RandomPlayer, &mut seeded(1), 0);
+        assert!(!record.cut_off);
+        assert_eq!(record.attempts, 0);
+        // A board one move from the end (Left merges the two 2s, and the new tile fills the
+        // hole): over after the one attempt allowed, whichever tile comes.
+        let last = Board::from_values(&[
+            vec![2, 2, 8, 16],
+            vec![32, 64, 128, 256],
+            vec![16, 8, 4, 2],
+            vec![64, 32, 16, 8],
+        ])
+        .unwrap();
+        let rules = Rules::classic().with_spawn(Spawn::Twos);
+        let left_only = (0..64)
+            .map(seeded)
+            .find(|rng| RandomPlayer.choose(&last, &rules, &mut rng.clone()) == Direction::Left)
+            .expect("some seed moves Left first");
+        let record = play_game(&rules, last, &mut RandomPlayer, &mut left_only.clone(), 1);
+        assert_eq!(
+            (record.attempts, record.moves, record.cut_off),
+            (1, 1, false)
+        );
     }
 
     #[test]

@@ -450,8 +450,8 @@ impl Rules {
 
     /// What a stretch of turns adds to the score under the scoring rule: their merges made
     /// `points`, `moved` of them changed the board and `unmoved` did not. The one place a scoring
-    /// rule is declared; a playout adds up a game's turns and asks once, as a table engine
-    /// does, rather than adding a `Score` after every move.
+    /// rule is declared; a playout adds up its turns and asks once per stretch of play (once
+    /// per board representation), rather than adding a `Score` after every move.
     pub fn score_of(&self, points: u64, moved: u64, unmoved: u64) -> Score {
         match self.scoring {
             Scoring::Merges => Score::from(points),
@@ -502,7 +502,7 @@ pub fn spawn_random<G: Grid, R: Rng + ?Sized>(grid: &mut G, tile: NewTile, rng: 
     // The cell is drawn before the tile: the random stream games have always used.
     let k = below(rng, empty);
     let placed = grid.fill_nth_empty(k, tile.draw(rng));
-    debug_assert!(placed, "index is below the number of empty cells");
+    assert!(placed, "index is below the number of empty cells");
 }
 
 /// Where the `edge` spawn rule puts the new 2 after a move toward `moved`: the first empty cell
