@@ -12,11 +12,9 @@ mod baseline;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use power11::ai::td::learn_game;
-use power11::ai::{
-    Expectimax, LearnedPlayer, Network, RandomPlayer, SearchConfig, Stages, TupleSet,
-};
+use power11::ai::{Expectimax, LearnedPlayer, Network, SearchConfig, Stages, TupleSet};
 use power11::random::seeded;
-use power11::{Board, Board3, Board4, Board5, Direction, Grid, Rules, play_game};
+use power11::{Board, Board3, Board4, Board5, Direction, Grid, Rules};
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -74,46 +72,18 @@ fn board5() -> Board {
     board
 }
 
-/// How many seeded games one iteration of the random-game benchmarks plays: the same games
-/// on both engines, so the two times divide into the engine ratio.
-const GAMES_PER_BATCH: u64 = 64;
-
 /// Random-player games on our engine (`play_game`) and on the hand-tuned baseline, the same
-/// seeded games on both: `random_games_4x4_baseline / random_games_4x4` is the engine ratio
-/// (above 1: ours is faster).
+/// seeded games on both ([`baseline::Batch`]): `random_games_4x4_baseline / random_games_4x4`
+/// is the engine ratio (above 1: ours is faster).
 fn random_game(c: &mut Criterion) {
-    let rules = Rules::power11(4).expect("4 is valid");
     let engine = baseline::TableEngine::new();
     Board4::warm_up();
     baseline::check_same_games(&engine, 200);
-    let starts: Vec<_> = (0..GAMES_PER_BATCH)
-        .map(|seed| {
-            let mut rng = seeded(seed);
-            (rules.new_board(&mut rng), rng)
-        })
-        .collect();
+    let batch = baseline::Batch::new();
     let mut group = c.benchmark_group("engine_ratio");
-    group.bench_function("random_games_4x4", |b| {
-        b.iter(|| {
-            for (start, rng) in &starts {
-                let mut rng = rng.clone();
-                black_box(play_game(
-                    &rules,
-                    *start,
-                    &mut RandomPlayer,
-                    &mut rng,
-                    u64::MAX,
-                ));
-            }
-        });
-    });
+    group.bench_function("random_games_4x4", |b| b.iter(|| batch.play_ours()));
     group.bench_function("random_games_4x4_baseline", |b| {
-        b.iter(|| {
-            for (start, rng) in &starts {
-                let mut rng = rng.clone();
-                black_box(engine.random_game(baseline::pack(start), &mut rng));
-            }
-        });
+        b.iter(|| batch.play_baseline(&engine));
     });
     group.finish();
 }

@@ -15,15 +15,9 @@
 #[allow(dead_code, unreachable_pub)]
 mod baseline;
 
-use power11::ai::RandomPlayer;
-use power11::random::seeded;
-use power11::{Board4, Rules, play_game};
-use std::hint::black_box;
+use power11::Board4;
 use std::process::ExitCode;
 use std::time::Instant;
-
-/// As in the benchmark: the games of one batch.
-const GAMES_PER_BATCH: u64 = 64;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -34,38 +28,24 @@ fn main() -> ExitCode {
         },
         _ => return usage(),
     };
-    let rules = Rules::power11(4).expect("4 is a valid size");
     let engine = baseline::TableEngine::new();
     Board4::warm_up();
     // As the benchmark does: the two engines must play the same games (the check costs the
     // same in every run, so it cancels out of the difference of two counts).
-    baseline::check_same_games(&engine, GAMES_PER_BATCH);
-    let starts: Vec<_> = (0..GAMES_PER_BATCH)
-        .map(|seed| {
-            let mut rng = seeded(seed);
-            (rules.new_board(&mut rng), rng)
-        })
-        .collect();
+    baseline::check_same_games(&engine, baseline::Batch::GAMES);
+    let batch = baseline::Batch::new();
     let clock = Instant::now();
     for _ in 0..batches {
-        for (start, rng) in &starts {
-            let mut rng = rng.clone();
-            if engine_name == "ours" {
-                black_box(play_game(
-                    &rules,
-                    *start,
-                    &mut RandomPlayer,
-                    &mut rng,
-                    u64::MAX,
-                ));
-            } else {
-                black_box(engine.random_game(baseline::pack(start), &mut rng));
-            }
+        if engine_name == "ours" {
+            batch.play_ours();
+        } else {
+            batch.play_baseline(&engine);
         }
     }
     println!(
-        "{engine_name}: {:?} per batch of {GAMES_PER_BATCH} games",
-        clock.elapsed() / batches
+        "{engine_name}: {:?} per batch of {} games",
+        clock.elapsed() / batches,
+        baseline::Batch::GAMES
     );
     ExitCode::SUCCESS
 }

@@ -589,12 +589,10 @@ where
     #[inline(always)]
     fn slide(&self, direction: Direction) -> Option<(PackedBoard<N>, u64)> {
         let t = Self::tables();
-        if Self::SPREADS && matches!(direction, Direction::Up | Direction::Down) {
-            return self.slide_columns(if direction == Direction::Up {
-                &t.up
-            } else {
-                &t.down
-            });
+        match direction {
+            Direction::Up if Self::SPREADS => return self.slide_columns(&t.up),
+            Direction::Down if Self::SPREADS => return self.slide_columns(&t.down),
+            _ => {}
         }
         let mut points = 0;
         let next = self.move_with(direction, &t.left, &t.right, |entry| {

@@ -16,6 +16,55 @@
 use power11::ai::RandomPlayer;
 use power11::random::{GameRng, below, chance, seeded};
 use power11::{Board, Rules, play_game};
+use std::hint::black_box;
+
+/// One batch of the engine ratio's games: seeded random-player games on Power-11 Hard rules,
+/// played the same on both engines, so that their times (`cargo bench --bench engine --
+/// engine_ratio`) or instruction counts (`examples/engine_games.rs`) divide into the ratio.
+pub(crate) struct Batch {
+    rules: Rules,
+    /// Each game's start and the random stream that plays it.
+    starts: Vec<(Board, GameRng)>,
+}
+
+impl Batch {
+    /// How many games a batch plays.
+    pub(crate) const GAMES: u64 = 64;
+
+    /// Games 0..[`Batch::GAMES`], game `k` started and played from `seeded(k)`.
+    pub(crate) fn new() -> Batch {
+        let rules = Rules::power11(4).expect("4 is valid");
+        let starts = (0..Self::GAMES)
+            .map(|seed| {
+                let mut rng = seeded(seed);
+                (rules.new_board(&mut rng), rng)
+            })
+            .collect();
+        Batch { rules, starts }
+    }
+
+    /// Plays the batch on our engine (`play_game`).
+    pub(crate) fn play_ours(&self) {
+        for (start, rng) in &self.starts {
+            let mut rng = rng.clone();
+            black_box(play_game(
+                &self.rules,
+                *start,
+                &mut RandomPlayer,
+                &mut rng,
+                u64::MAX,
+            ));
+        }
+    }
+
+    /// Plays the batch on the table engine.
+    pub(crate) fn play_baseline(&self, engine: &TableEngine) {
+        for (start, rng) in &self.starts {
+            let mut rng = rng.clone();
+            black_box(engine.random_game(pack(start), &mut rng));
+        }
+    }
+}
 
 /// The move tables, built once (as the reference program builds its own at start-up).
 pub(crate) struct TableEngine {

@@ -412,3 +412,46 @@ fn parts_of_other_searches_or_with_absurd_totals_do_not_merge() {
         assert_eq!(ran.stderr, message, "{files:?}");
     }
 }
+
+#[test]
+fn a_move_limit_that_a_game_just_reaches_does_not_cut_it_off() {
+    // A random game that ends by the rules after A attempts, replayed with a limit of exactly
+    // A: the same game, over by the rules, not cut off by the limit.
+    let run = Run::new();
+    let args = ["--player", "random", "--seed", "3", "--games", "1"];
+    let free: serde_json::Value =
+        serde_json::from_str(&ok(&run, &[&["bench", "--json"][..], &args[..]].concat())).unwrap();
+    assert_eq!(free["cut_off"], 0);
+    let attempts = free["attempts"].as_u64().unwrap().to_string();
+    let limited = ok(
+        &run,
+        &[
+            &["bench", "--json"][..],
+            &args[..],
+            &["--max-moves", &attempts],
+        ]
+        .concat(),
+    );
+    // The same report but for the limit it names.
+    let (mut limited, mut free_games) = (
+        without_timings(&limited),
+        without_timings(&free.to_string()),
+    );
+    for report in [&mut limited, &mut free_games] {
+        report.as_object_mut().unwrap().remove("max_moves");
+    }
+    assert_eq!(limited, free_games);
+    // One attempt fewer is a cut-off.
+    let fewer = (free["attempts"].as_u64().unwrap() - 1).to_string();
+    let cut: serde_json::Value = serde_json::from_str(&ok(
+        &run,
+        &[
+            &["bench", "--json"][..],
+            &args[..],
+            &["--max-moves", &fewer],
+        ]
+        .concat(),
+    ))
+    .unwrap();
+    assert_eq!(cut["cut_off"], 1);
+}
