@@ -184,6 +184,27 @@ struct TrainArgs {
     /// Minutes between checkpoints (the weights are also written at the end).
     #[arg(long, value_name = "M", default_value_t = 5.0, value_parser = parse_minutes)]
     checkpoint_minutes: f64,
+
+    /// Late-stage training: start every game where one of the network's own greedy games first
+    /// made this tile (1000 such boards are collected first), so that the weights of the
+    /// stages from this tile on train as often as the first stage's.
+    #[arg(long, value_name = "TILE", value_parser = parse_tile, requires = "resume")]
+    start_at: Option<u8>,
+}
+
+/// How many start positions late-stage training (`--start-at`) collects.
+const START_POSITIONS: usize = 1000;
+
+/// A tile value from 4 to 2^15 (the largest tile a 4x4 board's network stages), as its exponent.
+fn parse_tile(text: &str) -> Result<u8, String> {
+    match text.trim().parse::<u64>() {
+        Ok(value) if value.is_power_of_two() && (4..=1 << 15).contains(&value) => {
+            Ok(value.trailing_zeros() as u8)
+        }
+        _ => Err(format!(
+            "'{text}' is not a tile (a power of two from 4 to 32768)"
+        )),
+    }
 }
 
 /// The stage split of new networks: separate weights once a 16384 and once a 32768 is made.
@@ -964,7 +985,7 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         (None, Some(games)) => Budget::Games(games),
         (None, None) => unreachable!("clap requires a budget"),
     };
-    let config = TrainConfig {
+    let mut config = TrainConfig {
         budget,
         threads,
         seed,
@@ -975,6 +996,7 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         },
         out: out.clone(),
         checkpoint_every: Duration::from_secs_f64(args.checkpoint_minutes * 60.0),
+        starts: Vec::new(),
     };
     // Ctrl-C (or a hang-up or kill) stops the run after the games in flight and keeps the
     // weights; a second Ctrl-C ends the program at once (the last checkpoint stays whole).
@@ -1008,6 +1030,39 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
          {threads} thread(s), writing {}",
         out.display()
     );
+    if let Some(exponent) = args.start_at {
+        let tile = 1u64 << exponent;
+        let _ = writeln!(
+            io::stderr(),
+            "power11 train: collecting {START_POSITIONS} start positions (boards where the network's greedy games first make {tile})"
+        );
+        let started = Instant::now();
+        let starts =
+            train::collect_starts(&network, exponent, START_POSITIONS, threads, seed, &stop);
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            let _ = writeln!(
+                io::stderr(),
+                "power11 train: stopped while collecting start positions; {} is unchanged",
+                out.display()
+            );
+            return Ok(());
+        }
+        if starts.boards.is_empty() {
+            let message = format!(
+                "--start-at {tile}: none of {} greedy games of the network made a {tile}: train it from new boards (without --start-at) first",
+                starts.games
+            );
+            return Err(UsageError(message).into());
+        }
+        let _ = writeln!(
+            io::stderr(),
+            "power11 train: {} start positions from {} games in {:.1} s",
+            starts.boards.len(),
+            starts.games,
+            started.elapsed().as_secs_f64()
+        );
+        config.starts = starts.boards;
+    }
     let terminal = io::stderr().is_terminal();
     let bar = terminal.then(|| {
         let bar = indicatif::ProgressBar::new(1000);

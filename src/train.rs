@@ -9,8 +9,9 @@
 
 use crate::ai::Network;
 use crate::ai::ntuple::Training;
-use crate::ai::td::{Outcome, learn_game};
-use crate::random::{mix, seeded};
+use crate::ai::td::{Outcome, learn_game, learn_game_from, play_until};
+use crate::packed::Board4;
+use crate::random::{below, mix, seeded};
 use crate::save::FileError;
 use crate::weights::write_weights;
 use std::collections::VecDeque;
@@ -84,6 +85,9 @@ pub struct TrainConfig {
     pub out: PathBuf,
     /// How often it is written while training.
     pub checkpoint_every: Duration,
+    /// Where games start: new boards if empty, else a board drawn from these for each game
+    /// (late-stage training, see [`collect_starts`]).
+    pub starts: Vec<Board4>,
 }
 
 /// Why a run stopped before its budget was spent.
@@ -192,6 +196,88 @@ pub fn training_game_seed(seed: u64, index: u64) -> u64 {
     mix(seed ^ mix(index.wrapping_add(0x7472_6169_6e00)))
 }
 
+/// The start positions of late-stage training, as [`collect_starts`] found them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Starts {
+    /// The boards, in the order of the games that made them.
+    pub boards: Vec<Board4>,
+    /// How many games were played to find them.
+    pub games: u64,
+}
+
+/// Keeps the games that look for start positions apart from the training games of the same
+/// seed and index ("START" in ASCII).
+const START_SALT: u64 = 0x0053_5441_5254;
+
+/// How many games [`collect_starts`] plays at most for each board it wants: a network that
+/// makes the tile more rarely than this is not ready for late-stage training.
+pub const START_GAMES_PER_BOARD: u64 = 200;
+
+/// How many games [`collect_starts`] plays before it gives up on a network that has not made
+/// the tile once.
+pub const START_GAMES_WITHOUT_ONE: u64 = 2000;
+
+/// Collects up to `count` start positions for late-stage training: the boards on which greedy
+/// games of `network` (no learning) first hold a tile of `exponent` or more. Game `i` is seeded
+/// from `seed` and `i` (apart from training's games), so one thread and a seed find the same
+/// boards; `threads` play at once. It stops after `count` x [`START_GAMES_PER_BOARD`] games,
+/// after [`START_GAMES_WITHOUT_ONE`] games that found none, or when `stop` is set, with what it
+/// found.
+pub fn collect_starts(
+    network: &Network,
+    exponent: u8,
+    count: usize,
+    threads: usize,
+    seed: u64,
+    stop: &AtomicBool,
+) -> Starts {
+    let limit = (count as u64).saturating_mul(START_GAMES_PER_BOARD);
+    let next = AtomicU64::new(0);
+    let found = AtomicU64::new(0);
+    let played = AtomicU64::new(0);
+    let mut boards: Vec<(u64, Board4)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                let (next, found, played) = (&next, &found, &played);
+                scope.spawn(move || {
+                    let mut mine = Vec::new();
+                    loop {
+                        let enough = found.load(Ordering::Relaxed) >= count as u64;
+                        if enough || stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let hopeless =
+                            index >= START_GAMES_WITHOUT_ONE && found.load(Ordering::Relaxed) == 0;
+                        if index >= limit || hopeless {
+                            break;
+                        }
+                        let mut rng = seeded(mix(training_game_seed(seed, index) ^ START_SALT));
+                        let made = play_until(network, exponent, &mut rng);
+                        played.fetch_add(1, Ordering::Relaxed);
+                        if let Some(board) = made {
+                            found.fetch_add(1, Ordering::Relaxed);
+                            mine.push((index, board));
+                        }
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a start-position worker does not panic"))
+            .collect()
+    });
+    // Game order, not finishing order: with one thread the same seed gives the same boards.
+    boards.sort_unstable_by_key(|&(index, _)| index);
+    boards.truncate(count);
+    Starts {
+        boards: boards.into_iter().map(|(_, board)| board).collect(),
+        games: played.load(Ordering::Relaxed),
+    }
+}
+
 /// Trains `network` as `config` says, calling `progress` about five times a second and after
 /// the last game, writing checkpoints to `config.out` and the network at the end. Setting
 /// `stop` ends the run early (the games in flight finish and count); the network is written
@@ -246,7 +332,12 @@ pub fn run(
                         config.seed,
                         first_game.wrapping_add(index),
                     ));
-                    let outcome = learn_game(network, rate, &mut rng, &mut path);
+                    let outcome = if config.starts.is_empty() {
+                        learn_game(network, rate, &mut rng, &mut path)
+                    } else {
+                        let start = config.starts[below(&mut rng, config.starts.len())];
+                        learn_game_from(network, rate, start, &mut rng, &mut path)
+                    };
                     if sender.send(outcome).is_err() {
                         break;
                     }
@@ -311,6 +402,8 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ai::ntuple::{Stages, TupleSet};
+    use crate::grid::Grid;
 
     #[test]
     #[allow(clippy::float_cmp)] // rate_at(0) is rate x ratio^0, exact; the others are returned
@@ -333,6 +426,88 @@ mod tests {
         assert!(
             rates.windows(2).all(|w| w[1] <= w[0]),
             "never rises: {rates:?}"
+        );
+    }
+
+    /// A small network trained for `games` games (one thread, a seed) split at 64.
+    fn small_network(games: u64) -> Network {
+        let network = Network::new(TupleSet::Rows, Stages::split_at(&[6]).unwrap());
+        let mut rng = seeded(1);
+        let mut path = Vec::new();
+        for _ in 0..games {
+            learn_game(&network, 0.1, &mut rng, &mut path);
+        }
+        network
+    }
+
+    #[test]
+    fn start_positions_hold_the_tile_and_one_thread_finds_the_same_ones() {
+        let network = small_network(300);
+        let never = AtomicBool::new(false);
+        let starts = collect_starts(&network, 6, 20, 1, 4, &never);
+        assert_eq!(starts.boards.len(), 20);
+        assert!(starts.games >= 20);
+        assert!(starts.boards.iter().all(|b| b.max_exponent() == 6));
+        assert_eq!(collect_starts(&network, 6, 20, 1, 4, &never), starts);
+        // Two threads find as many (in game order, though not the same games).
+        assert_eq!(
+            collect_starts(&network, 6, 20, 2, 4, &never).boards.len(),
+            20
+        );
+        // Another seed, other boards.
+        assert_ne!(
+            collect_starts(&network, 6, 20, 1, 5, &never).boards,
+            starts.boards
+        );
+    }
+
+    #[test]
+    fn a_tile_the_network_never_makes_gives_up_after_a_bounded_number_of_games() {
+        let network = small_network(0);
+        let never = AtomicBool::new(false);
+        let starts = collect_starts(&network, 15, 1000, 2, 4, &never);
+        assert!(starts.boards.is_empty());
+        assert!(
+            (START_GAMES_WITHOUT_ONE..START_GAMES_WITHOUT_ONE + 2).contains(&starts.games),
+            "{}",
+            starts.games
+        );
+        // And a stop ends it at once.
+        let stopped = AtomicBool::new(true);
+        assert_eq!(collect_starts(&network, 6, 10, 1, 4, &stopped).games, 0);
+    }
+
+    #[test]
+    fn late_stage_training_moves_only_the_late_stages_weights() {
+        let network = small_network(300);
+        let never = AtomicBool::new(false);
+        let starts = collect_starts(&network, 6, 50, 1, 4, &never).boards;
+        // The file ends with the stages' f16 weights, stage 0 first, then a CRC-32.
+        let per_stage = 2 * network.tuple_set().weights_per_stage();
+        let all = per_stage * network.stages().count();
+        let stage = |bytes: &[u8], k: usize| {
+            let weights = &bytes[bytes.len() - 4 - all..bytes.len() - 4];
+            weights[k * per_stage..(k + 1) * per_stage].to_vec()
+        };
+        let before = network.to_bytes();
+        let dir = tempfile::tempdir().unwrap();
+        let config = TrainConfig {
+            budget: Budget::Games(100),
+            threads: 1,
+            seed: 3,
+            schedule: Schedule::default(),
+            out: dir.path().join("w.p11w"),
+            checkpoint_every: Duration::from_secs(3600),
+            starts,
+        };
+        let last = run(&network, &config, &never, &mut |_| {}).unwrap();
+        assert_eq!(last.games, 100);
+        let after = network.to_bytes();
+        // (Compared with `assert!`: a failure need not print 131,072 bytes.)
+        assert!(stage(&after, 0) == stage(&before, 0), "stage 0 moved");
+        assert!(
+            stage(&after, 1) != stage(&before, 1),
+            "stage 1 learned nothing"
         );
     }
 

@@ -74,8 +74,22 @@ pub fn learn_game<R: Rng + ?Sized>(
     rng: &mut R,
     path: &mut Vec<(u64, u64)>,
 ) -> Outcome {
+    let start = spawn(spawn(Board4::default(), rng), rng);
+    learn_game_from(network, alpha, start, rng, path)
+}
+
+/// [`learn_game`] from `start` instead of a new board: late-stage training starts its games
+/// where earlier games first made a large tile, so that the weights of the late stages see as
+/// many games as the first. The outcome counts the moves and points from `start` on.
+pub fn learn_game_from<R: Rng + ?Sized>(
+    network: &Network,
+    alpha: f32,
+    start: Board4,
+    rng: &mut R,
+    path: &mut Vec<(u64, u64)>,
+) -> Outcome {
     path.clear();
-    let mut board = spawn(spawn(Board4::default(), rng), rng);
+    let mut board = start;
     let mut score = 0;
     while let Some((after, reward, _)) = greedy(network, board) {
         path.push((after.bits(), reward));
@@ -88,6 +102,18 @@ pub fn learn_game<R: Rng + ?Sized>(
         moves: path.len() as u64,
         max_exponent: board.max_exponent(),
     }
+}
+
+/// Plays a game greedily with `network`, without learning, from a new board until a tile of
+/// `exponent` or more is on it: that board (its new tile placed), or `None` if the game ends
+/// first. These are the start positions of late-stage training.
+pub fn play_until<R: Rng + ?Sized>(network: &Network, exponent: u8, rng: &mut R) -> Option<Board4> {
+    let mut board = spawn(spawn(Board4::default(), rng), rng);
+    while board.max_exponent() < exponent {
+        let (after, _, _) = greedy(network, board)?;
+        board = spawn(after, rng);
+    }
+    Some(board)
 }
 
 /// The backward pass over one game's afterstates and the rewards of the moves that made them,
@@ -160,6 +186,37 @@ mod tests {
             (outcomes, network.to_bytes())
         };
         assert_eq!(train(), train());
+    }
+
+    #[test]
+    fn late_stage_games_start_where_a_greedy_game_first_made_the_tile() {
+        let network = Network::new(TupleSet::Rows, Stages::single());
+        let mut rng = seeded(5);
+        let mut path = Vec::new();
+        for _ in 0..200 {
+            learn_game(&network, 0.1, &mut rng, &mut path);
+        }
+        let values = network.to_bytes();
+        let mut rng = seeded(9);
+        let start = (0..100)
+            .find_map(|_| play_until(&network, 6, &mut rng))
+            .expect("a trained network makes a 64");
+        // Its first 64: the tile is there, and was not before the last move's merges.
+        assert_eq!(start.max_exponent(), 6);
+        // Playing without learning left the network alone.
+        assert_eq!(network.to_bytes(), values);
+        // A game from it counts its moves from there, and its first afterstate is a move of it.
+        let outcome = learn_game_from(&network, 0.1, start, &mut rng, &mut path);
+        assert_eq!(outcome.moves, path.len() as u64);
+        assert!(outcome.max_exponent >= 6);
+        let first = Board4::from_bits(path[0].0);
+        assert!(
+            Direction::ALL
+                .iter()
+                .any(|&d| start.slide(d).map(|m| m.0) == Some(first))
+        );
+        // A tile the network never makes: the game ends first.
+        assert!(play_until(&network, 15, &mut rng).is_none());
     }
 
     #[test]

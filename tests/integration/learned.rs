@@ -566,3 +566,102 @@ fn the_learned_players_depth_policy_is_a_run_of_its_own() {
     assert_eq!(merged.code, 2);
     assert!(merged.stderr.contains("depth policy"), "{}", merged.stderr);
 }
+
+/// The bytes of stage `k`'s weights in a weight file of the 2x4 tuple set with `stages`
+/// stages: the file ends with every stage's f16 weights, stage 0 first, then a CRC-32.
+fn stage_bytes(file: &[u8], stages: usize, k: usize) -> &[u8] {
+    let per_stage = 2 * 2 * 65536;
+    let weights = &file[file.len() - 4 - stages * per_stage..file.len() - 4];
+    &weights[k * per_stage..(k + 1) * per_stage]
+}
+
+#[test]
+fn late_stage_training_starts_at_the_tile_and_leaves_the_early_stage_alone() {
+    let run = Run::new();
+    let trained = run.run(
+        &[
+            "train",
+            "--games",
+            "1000",
+            "--threads",
+            "1",
+            "--seed",
+            "7",
+            "--tuples",
+            "2x4",
+            "--stages",
+            "256",
+            "--out",
+            "w.p11w",
+        ],
+        "",
+    );
+    assert_eq!(trained.code, 0, "{}", trained.stderr);
+    let before = std::fs::read(run.path("w.p11w")).unwrap();
+    let late = |tile: &str| {
+        run.run(
+            &[
+                "train",
+                "--games",
+                "100",
+                "--threads",
+                "1",
+                "--seed",
+                "8",
+                "--out",
+                "w.p11w",
+                "--resume",
+                "--start-at",
+                tile,
+            ],
+            "",
+        )
+    };
+    let ran = late("256");
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("1000 start positions from"),
+        "{}",
+        ran.stderr
+    );
+    assert!(
+        ran.stdout.contains("trained 100 games") && ran.stdout.contains("1100 games trained"),
+        "{}",
+        ran.stdout
+    );
+    // Every game started with a 256 on the board: only the stage from 256 on learned.
+    let after = std::fs::read(run.path("w.p11w")).unwrap();
+    assert!(stage_bytes(&after, 2, 0) == stage_bytes(&before, 2, 0));
+    assert!(stage_bytes(&after, 2, 1) != stage_bytes(&before, 2, 1));
+
+    // A tile the network never makes: refused after a bounded search, the file untouched.
+    let never = late("32768");
+    assert_eq!(never.code, 2, "{}", never.stderr);
+    assert!(
+        never
+            .stderr
+            .contains("none of 2000 greedy games of the network made a 32768"),
+        "{}",
+        never.stderr
+    );
+    assert!(std::fs::read(run.path("w.p11w")).unwrap() == after);
+    // Not a tile, or a new network (nothing to start from): usage errors.
+    let odd = late("100");
+    assert_eq!(odd.code, 2);
+    assert!(odd.stderr.contains("'100' is not a tile"), "{}", odd.stderr);
+    let new = run.run(
+        &[
+            "train",
+            "--games",
+            "5",
+            "--out",
+            "n.p11w",
+            "--start-at",
+            "256",
+        ],
+        "",
+    );
+    assert_eq!(new.code, 2);
+    assert!(new.stderr.contains("--resume"), "{}", new.stderr);
+    assert!(!run.path("n.p11w").exists());
+}
