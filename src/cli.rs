@@ -185,9 +185,10 @@ struct TrainArgs {
     #[arg(long, value_name = "M", default_value_t = 5.0, value_parser = parse_minutes)]
     checkpoint_minutes: f64,
 
-    /// Late-stage training: start every game where one of the network's own greedy games first
-    /// made this tile (1000 such boards are collected first), so that the weights of the
-    /// stages from this tile on train as often as the first stage's.
+    /// Late-stage training (with --resume; TILE must be one of the network's stage splits):
+    /// first collect 1000 boards on which the network's own greedy games first make TILE (not
+    /// counted in --minutes), then start every game from one of them, so that the stages from
+    /// TILE on learn from every game and the stages below are left as they are.
     #[arg(long, value_name = "TILE", value_parser = parse_tile, requires = "resume")]
     start_at: Option<u8>,
 }
@@ -195,14 +196,15 @@ struct TrainArgs {
 /// How many start positions late-stage training (`--start-at`) collects.
 const START_POSITIONS: usize = 1000;
 
-/// A tile value from 4 to 2^15 (the largest tile a 4x4 board's network stages), as its exponent.
+/// A tile value from 8 (the smallest a game makes rather than places) to 2^15 (the largest a
+/// 4x4 network's stages split at), as its exponent.
 fn parse_tile(text: &str) -> Result<u8, String> {
     match text.trim().parse::<u64>() {
-        Ok(value) if value.is_power_of_two() && (4..=1 << 15).contains(&value) => {
+        Ok(value) if value.is_power_of_two() && (8..=1 << 15).contains(&value) => {
             Ok(value.trailing_zeros() as u8)
         }
         _ => Err(format!(
-            "'{text}' is not a tile (a power of two from 4 to 32768)"
+            "'{text}' is not a tile (a power of two from 8 to 32768)"
         )),
     }
 }
@@ -1032,25 +1034,41 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     );
     if let Some(exponent) = args.start_at {
         let tile = 1u64 << exponent;
+        if !network.stages().thresholds().contains(&exponent) {
+            // Its games would train the stage they start in on late boards only, and that
+            // stage also values the boards before the tile.
+            let message = format!(
+                "--start-at {tile}: the network in {} has {}, and late-stage training must \
+                 start at one of its splits (a stage that starts at {tile})",
+                out.display(),
+                network.stages()
+            );
+            return Err(UsageError(message).into());
+        }
         let _ = writeln!(
             io::stderr(),
-            "power11 train: collecting {START_POSITIONS} start positions (boards where the network's greedy games first make {tile})"
+            "power11 train: collecting {START_POSITIONS} start positions (boards where the \
+             network's greedy games first make {tile}; not counted in the budget)"
         );
         let started = Instant::now();
         let starts =
             train::collect_starts(&network, exponent, START_POSITIONS, threads, seed, &stop);
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             let _ = writeln!(
-                io::stderr(),
-                "power11 train: stopped while collecting start positions; {} is unchanged",
+                io::stdout(),
+                "trained 0 games (stopped early, while collecting start positions): {} is \
+                 unchanged",
                 out.display()
             );
             return Ok(());
         }
-        if starts.boards.is_empty() {
+        if starts.boards.len() < START_POSITIONS {
             let message = format!(
-                "--start-at {tile}: none of {} greedy games of the network made a {tile}: train it from new boards (without --start-at) first",
-                starts.games
+                "--start-at {tile}: the network made a {tile} in {} of {} greedy games, fewer \
+                 than one in {}: train it from new boards (without --start-at) first",
+                starts.boards.len(),
+                starts.games,
+                train::START_GAMES_PER_BOARD
             );
             return Err(UsageError(message).into());
         }

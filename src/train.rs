@@ -1,6 +1,7 @@
 //! `power11 train`: worker threads play self-play games on one shared network
-//! ([`crate::ai::td::learn_game`]), a learning-rate schedule lowers the rate as the budget is
-//! spent, and the network is written atomically at every checkpoint and at the end.
+//! ([`crate::ai::td::learn_game`], or from collected late-stage boards: [`collect_starts`]), a
+//! learning-rate schedule lowers the rate as the budget is spent, and the network is written
+//! atomically at every checkpoint and at the end.
 //!
 //! Game `i` of a network's training (counted over every run, so a resumed run goes on where the
 //! last one stopped) is seeded from the run's seed and `i`. With one thread and a game budget a
@@ -209,20 +210,22 @@ pub struct Starts {
 /// seed and index ("START" in ASCII).
 const START_SALT: u64 = 0x0053_5441_5254;
 
-/// How many games [`collect_starts`] plays at most for each board it wants: a network that
-/// makes the tile more rarely than this is not ready for late-stage training.
+/// The rarest a network may make the tile, in games per board: a network that makes it more
+/// rarely is not ready for late-stage training (collecting would take long, and training would
+/// start from few boards).
 pub const START_GAMES_PER_BOARD: u64 = 200;
 
-/// How many games [`collect_starts`] plays before it gives up on a network that has not made
-/// the tile once.
-pub const START_GAMES_WITHOUT_ONE: u64 = 2000;
+/// How many games [`collect_starts`] plays before it judges the network's rate: after them it
+/// gives up as soon as it has found fewer than one board in [`START_GAMES_PER_BOARD`] games.
+pub const START_GAMES_BEFORE_JUDGING: u64 = 2000;
 
 /// Collects up to `count` start positions for late-stage training: the boards on which greedy
 /// games of `network` (no learning) first hold a tile of `exponent` or more. Game `i` is seeded
-/// from `seed` and `i` (apart from training's games), so one thread and a seed find the same
-/// boards; `threads` play at once. It stops after `count` x [`START_GAMES_PER_BOARD`] games,
-/// after [`START_GAMES_WITHOUT_ONE`] games that found none, or when `stop` is set, with what it
-/// found.
+/// from `seed` and `i` (apart from training's games) and the network does not change, so the
+/// boards found are the same whatever the number of `threads` playing at once, as long as it
+/// finds `count` (a few more games may be played with more threads). It gives up after
+/// [`START_GAMES_BEFORE_JUDGING`] games if the network makes the tile in fewer than one game in
+/// [`START_GAMES_PER_BOARD`], and stops when `stop` is set, with what it found.
 pub fn collect_starts(
     network: &Network,
     exponent: u8,
@@ -247,9 +250,12 @@ pub fn collect_starts(
                             break;
                         }
                         let index = next.fetch_add(1, Ordering::Relaxed);
-                        let hopeless =
-                            index >= START_GAMES_WITHOUT_ONE && found.load(Ordering::Relaxed) == 0;
-                        if index >= limit || hopeless {
+                        let rate_known = index >= START_GAMES_BEFORE_JUDGING;
+                        let too_rare = found
+                            .load(Ordering::Relaxed)
+                            .saturating_mul(START_GAMES_PER_BOARD)
+                            < index;
+                        if index >= limit || (rate_known && too_rare) {
                             break;
                         }
                         let mut rng = seeded(mix(training_game_seed(seed, index) ^ START_SALT));
@@ -269,7 +275,8 @@ pub fn collect_starts(
             .flat_map(|w| w.join().expect("a start-position worker does not panic"))
             .collect()
     });
-    // Game order, not finishing order: with one thread the same seed gives the same boards.
+    // Game order, not finishing order: every game below the count-th find was played to its
+    // end, so these are the first `count` finds whatever the threads.
     boards.sort_unstable_by_key(|&(index, _)| index);
     boards.truncate(count);
     Starts {
@@ -449,10 +456,10 @@ mod tests {
         assert!(starts.games >= 20);
         assert!(starts.boards.iter().all(|b| b.max_exponent() == 6));
         assert_eq!(collect_starts(&network, 6, 20, 1, 4, &never), starts);
-        // Two threads find as many (in game order, though not the same games).
+        // Two threads find the same boards (they may play a game more).
         assert_eq!(
-            collect_starts(&network, 6, 20, 2, 4, &never).boards.len(),
-            20
+            collect_starts(&network, 6, 20, 2, 4, &never).boards,
+            starts.boards
         );
         // Another seed, other boards.
         assert_ne!(
@@ -467,11 +474,7 @@ mod tests {
         let never = AtomicBool::new(false);
         let starts = collect_starts(&network, 15, 1000, 2, 4, &never);
         assert!(starts.boards.is_empty());
-        assert!(
-            (START_GAMES_WITHOUT_ONE..START_GAMES_WITHOUT_ONE + 2).contains(&starts.games),
-            "{}",
-            starts.games
-        );
+        assert_eq!(starts.games, START_GAMES_BEFORE_JUDGING);
         // And a stop ends it at once.
         let stopped = AtomicBool::new(true);
         assert_eq!(collect_starts(&network, 6, 10, 1, 4, &stopped).games, 0);
@@ -503,7 +506,7 @@ mod tests {
         let last = run(&network, &config, &never, &mut |_| {}).unwrap();
         assert_eq!(last.games, 100);
         let after = network.to_bytes();
-        // (Compared with `assert!`: a failure need not print 131,072 bytes.)
+        // (Compared with `assert!`: a failure need not print 262,144 bytes.)
         assert!(stage(&after, 0) == stage(&before, 0), "stage 0 moved");
         assert!(
             stage(&after, 1) != stage(&before, 1),

@@ -201,13 +201,16 @@ mod tests {
         let start = (0..100)
             .find_map(|_| play_until(&network, 6, &mut rng))
             .expect("a trained network makes a 64");
-        // Its first 64: the tile is there, and was not before the last move's merges.
+        // Its first 64: the largest tile is that 64.
         assert_eq!(start.max_exponent(), 6);
         // Playing without learning left the network alone.
         assert_eq!(network.to_bytes(), values);
-        // A game from it counts its moves from there, and its first afterstate is a move of it.
+        // A game from it counts its points from there, and its first afterstate is a move of it.
         let outcome = learn_game_from(&network, 0.1, start, &mut rng, &mut path);
-        assert_eq!(outcome.moves, path.len() as u64);
+        assert_eq!(
+            outcome.score,
+            path.iter().map(|&(_, reward)| reward).sum::<u64>()
+        );
         assert!(outcome.max_exponent >= 6);
         let first = Board4::from_bits(path[0].0);
         assert!(

@@ -590,7 +590,7 @@ fn late_stage_training_starts_at_the_tile_and_leaves_the_early_stage_alone() {
             "--tuples",
             "2x4",
             "--stages",
-            "256",
+            "256,32768",
             "--out",
             "w.p11w",
         ],
@@ -631,8 +631,8 @@ fn late_stage_training_starts_at_the_tile_and_leaves_the_early_stage_alone() {
     );
     // Every game started with a 256 on the board: only the stage from 256 on learned.
     let after = std::fs::read(run.path("w.p11w")).unwrap();
-    assert!(stage_bytes(&after, 2, 0) == stage_bytes(&before, 2, 0));
-    assert!(stage_bytes(&after, 2, 1) != stage_bytes(&before, 2, 1));
+    assert!(stage_bytes(&after, 3, 0) == stage_bytes(&before, 3, 0));
+    assert!(stage_bytes(&after, 3, 1) != stage_bytes(&before, 3, 1));
 
     // A tile the network never makes: refused after a bounded search, the file untouched.
     let never = late("32768");
@@ -640,9 +640,21 @@ fn late_stage_training_starts_at_the_tile_and_leaves_the_early_stage_alone() {
     assert!(
         never
             .stderr
-            .contains("none of 2000 greedy games of the network made a 32768"),
+            .contains("the network made a 32768 in 0 of 2000 greedy games"),
         "{}",
         never.stderr
+    );
+    assert!(std::fs::read(run.path("w.p11w")).unwrap() == after);
+    // A tile that does not start a stage of the network: its games would retrain the stage
+    // below on late boards only.
+    let between = late("128");
+    assert_eq!(between.code, 2, "{}", between.stderr);
+    assert!(
+        between
+            .stderr
+            .contains("has stages split at 256, 32768, and late-stage training must start at one of its splits"),
+        "{}",
+        between.stderr
     );
     assert!(std::fs::read(run.path("w.p11w")).unwrap() == after);
     // Not a tile, or a new network (nothing to start from): usage errors.
