@@ -219,6 +219,12 @@ pub const START_GAMES_PER_BOARD: u64 = 200;
 /// gives up as soon as it has found fewer than one board in [`START_GAMES_PER_BOARD`] games.
 pub const START_GAMES_BEFORE_JUDGING: u64 = 2000;
 
+/// Whether [`collect_starts`] gives up before game `index`, having found `found` boards in the
+/// games before it.
+fn too_rare(found: u64, index: u64) -> bool {
+    index >= START_GAMES_BEFORE_JUDGING && found.saturating_mul(START_GAMES_PER_BOARD) < index
+}
+
 /// Collects up to `count` start positions for late-stage training: the boards on which greedy
 /// games of `network` (no learning) first hold a tile of `exponent` or more. Game `i` is seeded
 /// from `seed` and `i` (apart from training's games) and the network does not change, so the
@@ -234,7 +240,6 @@ pub fn collect_starts(
     seed: u64,
     stop: &AtomicBool,
 ) -> Starts {
-    let limit = (count as u64).saturating_mul(START_GAMES_PER_BOARD);
     let next = AtomicU64::new(0);
     let found = AtomicU64::new(0);
     let played = AtomicU64::new(0);
@@ -250,12 +255,7 @@ pub fn collect_starts(
                             break;
                         }
                         let index = next.fetch_add(1, Ordering::Relaxed);
-                        let rate_known = index >= START_GAMES_BEFORE_JUDGING;
-                        let too_rare = found
-                            .load(Ordering::Relaxed)
-                            .saturating_mul(START_GAMES_PER_BOARD)
-                            < index;
-                        if index >= limit || (rate_known && too_rare) {
+                        if too_rare(found.load(Ordering::Relaxed), index) {
                             break;
                         }
                         let mut rng = seeded(mix(training_game_seed(seed, index) ^ START_SALT));
@@ -478,6 +478,16 @@ mod tests {
         // And a stop ends it at once.
         let stopped = AtomicBool::new(true);
         assert_eq!(collect_starts(&network, 6, 10, 1, 4, &stopped).games, 0);
+    }
+
+    #[test]
+    fn collection_gives_up_after_2000_games_on_fewer_than_one_board_in_200() {
+        assert!(!too_rare(0, START_GAMES_BEFORE_JUDGING - 1));
+        assert!(too_rare(0, START_GAMES_BEFORE_JUDGING));
+        assert!(!too_rare(10, 2000));
+        assert!(too_rare(9, 2000));
+        assert!(!too_rare(1000, 200_000));
+        assert!(too_rare(999, 200_000));
     }
 
     #[test]

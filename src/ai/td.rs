@@ -39,6 +39,11 @@ fn spawn<R: Rng + ?Sized>(board: Board4, rng: &mut R) -> Board4 {
     next
 }
 
+/// A new game's board: two new tiles on an empty board.
+fn new_board<R: Rng + ?Sized>(rng: &mut R) -> Board4 {
+    spawn(spawn(Board4::default(), rng), rng)
+}
+
 /// The move `network` plays on `board`, greedily: the largest reward plus value of the
 /// afterstate (ties go to the first in [`Direction::ALL`]), with that afterstate, its reward and
 /// its value; `None` if no move changes the board.
@@ -74,7 +79,7 @@ pub fn learn_game<R: Rng + ?Sized>(
     rng: &mut R,
     path: &mut Vec<(u64, u64)>,
 ) -> Outcome {
-    let start = spawn(spawn(Board4::default(), rng), rng);
+    let start = new_board(rng);
     learn_game_from(network, alpha, start, rng, path)
 }
 
@@ -108,7 +113,7 @@ pub fn learn_game_from<R: Rng + ?Sized>(
 /// `exponent` or more is on it: that board (its new tile placed), or `None` if the game ends
 /// first. These are the start positions of late-stage training.
 pub fn play_until<R: Rng + ?Sized>(network: &Network, exponent: u8, rng: &mut R) -> Option<Board4> {
-    let mut board = spawn(spawn(Board4::default(), rng), rng);
+    let mut board = new_board(rng);
     while board.max_exponent() < exponent {
         let (after, _, _) = greedy(network, board)?;
         board = spawn(after, rng);

@@ -8,22 +8,26 @@ use std::time::{Duration, Instant};
 
 /// Trains a small network into `name` in `run`'s directory: `games` games, one thread, seed 7.
 fn train(run: &Run, name: &str, games: &str) -> crate::common::Ran {
-    let ran = run.run(
-        &[
-            "train",
-            "--games",
-            games,
-            "--threads",
-            "1",
-            "--seed",
-            "7",
-            "--tuples",
-            "2x4",
-            "--out",
-            name,
-        ],
-        "",
-    );
+    train_with(run, name, games, &[])
+}
+
+/// [`train`] with `more` arguments.
+fn train_with(run: &Run, name: &str, games: &str, more: &[&str]) -> crate::common::Ran {
+    let mut args = vec![
+        "train",
+        "--games",
+        games,
+        "--threads",
+        "1",
+        "--seed",
+        "7",
+        "--tuples",
+        "2x4",
+        "--out",
+        name,
+    ];
+    args.extend_from_slice(more);
+    let ran = run.run(&args, "");
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     ran
 }
@@ -578,25 +582,7 @@ fn stage_bytes(file: &[u8], stages: usize, k: usize) -> &[u8] {
 #[test]
 fn late_stage_training_starts_at_the_tile_and_leaves_the_early_stage_alone() {
     let run = Run::new();
-    let trained = run.run(
-        &[
-            "train",
-            "--games",
-            "1000",
-            "--threads",
-            "1",
-            "--seed",
-            "7",
-            "--tuples",
-            "2x4",
-            "--stages",
-            "256,32768",
-            "--out",
-            "w.p11w",
-        ],
-        "",
-    );
-    assert_eq!(trained.code, 0, "{}", trained.stderr);
+    train_with(&run, "w.p11w", "1000", &["--stages", "256,32768"]);
     let before = std::fs::read(run.path("w.p11w")).unwrap();
     let late = |tile: &str| {
         run.run(
@@ -634,33 +620,26 @@ fn late_stage_training_starts_at_the_tile_and_leaves_the_early_stage_alone() {
     assert!(stage_bytes(&after, 3, 0) == stage_bytes(&before, 3, 0));
     assert!(stage_bytes(&after, 3, 1) != stage_bytes(&before, 3, 1));
 
-    // A tile the network never makes: refused after a bounded search, the file untouched.
-    let never = late("32768");
-    assert_eq!(never.code, 2, "{}", never.stderr);
-    assert!(
-        never
-            .stderr
-            .contains("the network made a 32768 in 0 of 2000 greedy games"),
-        "{}",
-        never.stderr
+    // Refused with exit code 2, the file untouched.
+    let refused = |tile: &str, message: &str| {
+        let ran = late(tile);
+        assert_eq!(ran.code, 2, "{}", ran.stderr);
+        assert!(ran.stderr.contains(message), "{}", ran.stderr);
+        assert!(std::fs::read(run.path("w.p11w")).unwrap() == after);
+    };
+    // A tile the network never makes, after a bounded search.
+    refused(
+        "32768",
+        "the network made a 32768 in 0 of 2000 greedy games",
     );
-    assert!(std::fs::read(run.path("w.p11w")).unwrap() == after);
-    // A tile that does not start a stage of the network: its games would retrain the stage
-    // below on late boards only.
-    let between = late("128");
-    assert_eq!(between.code, 2, "{}", between.stderr);
-    assert!(
-        between
-            .stderr
-            .contains("has stages split at 256, 32768, and late-stage training must start at one of its splits"),
-        "{}",
-        between.stderr
+    // A tile that does not start a stage: its games would retrain the stage below on late
+    // boards only.
+    refused(
+        "128",
+        "has stages split at 256, 32768, and late-stage training must start at one of its splits",
     );
-    assert!(std::fs::read(run.path("w.p11w")).unwrap() == after);
-    // Not a tile, or a new network (nothing to start from): usage errors.
-    let odd = late("100");
-    assert_eq!(odd.code, 2);
-    assert!(odd.stderr.contains("'100' is not a tile"), "{}", odd.stderr);
+    refused("100", "'100' is not a tile");
+    // A new network has nothing to start from: --start-at needs --resume.
     let new = run.run(
         &[
             "train",
