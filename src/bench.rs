@@ -165,6 +165,16 @@ pub struct BenchReport {
     pub ms_per_move: f64,
     /// Thread time over all games, in seconds (what `ms_per_move` is computed from).
     pub thread_seconds: f64,
+    /// Mean CPU time per move, in milliseconds: unlike `ms_per_move`, it leaves out the time
+    /// another process had the core, so it reads much the same on a busy machine as on a quiet
+    /// one. `None` where the system does not give a thread's CPU time (it is measured on
+    /// Linux), and in a merge of parts one of which lacks it (reports written before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_ms_per_move: Option<f64>,
+    /// CPU time of the threads over all games, in seconds (what `cpu_ms_per_move` is computed
+    /// from), when every game's was measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_seconds: Option<f64>,
     /// Wall-clock seconds (summed over the parts of a merged report).
     pub seconds: f64,
     /// Worker threads used (the most any part used, in a merged report).
@@ -198,8 +208,39 @@ pub fn describe_rules(rules: &Rules) -> String {
     )
 }
 
-fn play_one(config: &BenchConfig, index: u64) -> (GameRecord, Duration) {
+/// How long one game took on its thread.
+#[derive(Clone, Copy, Debug)]
+struct GameTime {
+    /// Wall-clock time.
+    wall: Duration,
+    /// CPU time, where the system gives it ([`thread_cpu_time`]).
+    cpu: Option<Duration>,
+}
+
+/// The CPU time the calling thread has used so far, where the system gives it (Linux).
+#[cfg(target_os = "linux")]
+fn thread_cpu_time() -> Option<Duration> {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec through the pointer, which points at a local
+    // that outlives the call.
+    let read = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &raw mut now) };
+    let seconds = u64::try_from(now.tv_sec).ok()?;
+    let nanos = u32::try_from(now.tv_nsec).ok()?;
+    (read == 0).then(|| Duration::new(seconds, nanos))
+}
+
+/// The CPU time the calling thread has used so far: not measured here.
+#[cfg(not(target_os = "linux"))]
+fn thread_cpu_time() -> Option<Duration> {
+    None
+}
+
+fn play_one(config: &BenchConfig, index: u64) -> (GameRecord, GameTime) {
     let started = Instant::now();
+    let cpu_started = thread_cpu_time();
     let mut rng = seeded(game_seed(config.seed, index));
     let start = config.rules.new_board(&mut rng);
     let mut player = config.player.clone();
@@ -210,7 +251,13 @@ fn play_one(config: &BenchConfig, index: u64) -> (GameRecord, Duration) {
         &mut rng,
         config.max_attempts,
     );
-    (record, started.elapsed())
+    let time = GameTime {
+        wall: started.elapsed(),
+        cpu: cpu_started
+            .zip(thread_cpu_time())
+            .map(|(start, end)| end.saturating_sub(start)),
+    };
+    (record, time)
 }
 
 /// The statistics of the games played so far, merged as games finish: its size does not grow
@@ -228,10 +275,13 @@ struct Tally {
     attempts: u64,
     cut_off: u64,
     thread_seconds: f64,
+    cpu_seconds: f64,
+    /// Whether some game's CPU time is unknown (then `cpu_seconds` is not the whole run's).
+    cpu_unknown: bool,
 }
 
 impl Tally {
-    fn add(mut self, index: u64, record: &GameRecord, time: Duration) -> Tally {
+    fn add(mut self, index: u64, record: &GameRecord, time: GameTime) -> Tally {
         self.games += 1;
         self.wins += u64::from(record.won);
         *self.scores.entry(record.score).or_insert(0) += 1;
@@ -246,7 +296,11 @@ impl Tally {
         self.moves += record.moves;
         self.attempts += record.attempts;
         self.cut_off += u64::from(record.cut_off);
-        self.thread_seconds += time.as_secs_f64();
+        self.thread_seconds += time.wall.as_secs_f64();
+        match time.cpu {
+            Some(cpu) => self.cpu_seconds += cpu.as_secs_f64(),
+            None => self.cpu_unknown = true,
+        }
         self
     }
 
@@ -265,6 +319,8 @@ impl Tally {
         self.attempts += other.attempts;
         self.cut_off += other.cut_off;
         self.thread_seconds += other.thread_seconds;
+        self.cpu_seconds += other.cpu_seconds;
+        self.cpu_unknown |= other.cpu_unknown;
         self
     }
 
@@ -280,6 +336,8 @@ impl Tally {
             attempts: report.attempts,
             cut_off: report.cut_off,
             thread_seconds: report.thread_seconds,
+            cpu_seconds: report.cpu_seconds.unwrap_or(0.0),
+            cpu_unknown: report.cpu_seconds.is_none(),
         }
     }
 
@@ -407,6 +465,7 @@ fn summarise(run: Run, tally: &Tally) -> BenchReport {
         .map(|&index| game_seed(run.identity.seed, index))
         .collect();
     let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
+    let cpu_seconds = (!tally.cpu_unknown).then_some(tally.cpu_seconds);
     BenchReport {
         games,
         game_ranges: run.game_ranges,
@@ -429,6 +488,8 @@ fn summarise(run: Run, tally: &Tally) -> BenchReport {
         moves_per_second: ratio(tally.moves as f64, run.seconds),
         ms_per_move: ratio(tally.thread_seconds * 1000.0, tally.moves as f64),
         thread_seconds: tally.thread_seconds,
+        cpu_ms_per_move: cpu_seconds.map(|cpu| ratio(cpu * 1000.0, tally.moves as f64)),
+        cpu_seconds,
         seconds: run.seconds,
         jobs: run.jobs,
         identity: run.identity,
@@ -600,6 +661,7 @@ fn check_report(report: &BenchReport) -> Result<(), String> {
     }
     if ![report.seconds, report.thread_seconds]
         .iter()
+        .chain(&report.cpu_seconds)
         .all(|t| t.is_finite() && *t >= 0.0)
     {
         return Err("a negative or infinite time".to_string());
@@ -709,9 +771,10 @@ pub fn merge(reports: &[(PathBuf, BenchReport)]) -> Result<BenchReport, MergeErr
     };
     let seconds: f64 = reports.iter().map(|(_, r)| r.seconds).sum();
     let thread_seconds: f64 = reports.iter().map(|(_, r)| r.thread_seconds).sum();
+    let cpu_seconds: f64 = reports.iter().filter_map(|(_, r)| r.cpu_seconds).sum();
     if sum(|r| r.moves).is_none()
         || sum(|r| r.attempts).is_none()
-        || !(seconds.is_finite() && thread_seconds.is_finite())
+        || !(seconds.is_finite() && thread_seconds.is_finite() && cpu_seconds.is_finite())
     {
         return Err(MergeError::TooLarge);
     }
@@ -829,7 +892,7 @@ impl BenchReport {
              score: mean {:.1}, median {:.1}, max {}\n\
              largest tile: {}\n\
              reached (95% interval): {}\n\
-             moves: {} ({} attempts) in {:.2} s: {:.0} moves/s, {:.6} ms/move\n",
+             moves: {} ({} attempts) in {:.2} s: {:.0} moves/s, {:.6} ms/move",
             self.identity.player,
             self.identity.variant,
             self.identity.size,
@@ -848,6 +911,12 @@ impl BenchReport {
             self.moves_per_second,
             self.ms_per_move,
         );
+        match self.cpu_ms_per_move {
+            Some(cpu) => {
+                let _ = writeln!(text, " ({cpu:.6} ms/move of CPU time)");
+            }
+            None => text.push('\n'),
+        }
         if let Some(network) = &self.identity.network {
             let _ = writeln!(text, "network: {network}");
         }
@@ -923,7 +992,11 @@ mod tests {
         ];
         let tally = |range: std::ops::Range<usize>| {
             range.fold(Tally::default(), |t, i| {
-                t.add(i as u64, &records[i], Duration::from_millis(1))
+                let time = GameTime {
+                    wall: Duration::from_millis(1),
+                    cpu: Some(Duration::from_millis(1)),
+                };
+                t.add(i as u64, &records[i], time)
             })
         };
         let whole = tally(0..5);
@@ -936,6 +1009,85 @@ mod tests {
         }
         assert_eq!(whole.nth_score(2), 700);
         assert!((whole.mean_score() - 4540.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn cpu_time_is_reported_only_when_every_game_has_one() {
+        let record = GameRecord {
+            score: 100,
+            max_exponent: 5,
+            moves: 10,
+            attempts: 12,
+            won: false,
+            cut_off: false,
+        };
+        let game = |cpu_ms: Option<u64>| GameTime {
+            wall: Duration::from_millis(9),
+            cpu: cpu_ms.map(Duration::from_millis),
+        };
+        let measured =
+            Tally::default()
+                .add(0, &record, game(Some(3)))
+                .add(1, &record, game(Some(5)));
+        let report = |tally: &Tally| {
+            let run = Run {
+                goal: None,
+                game_ranges: vec![[0, tally.games]],
+                seconds: 1.0,
+                jobs: 1,
+                identity: RunIdentity {
+                    seed: 1,
+                    player: "random".to_string(),
+                    depth: None,
+                    time_budget_ms: None,
+                    variant: "classic".to_string(),
+                    size: 4,
+                    rules: describe_rules(&Rules::classic()),
+                    max_moves: 100,
+                    version: "test".to_string(),
+                    search_revision: 0,
+                    network: None,
+                },
+            };
+            summarise(run, tally)
+        };
+        let whole = report(&measured);
+        assert_eq!(whole.cpu_seconds, Some(0.008));
+        // 8 ms of CPU time over 20 moves; the wall-clock figure stays what it was.
+        assert!((whole.cpu_ms_per_move.unwrap() - 0.4).abs() < 1e-12);
+        assert!((whole.ms_per_move - 0.9).abs() < 1e-12);
+        // One game without it, in this tally or in a merged one, and the run has none.
+        let partly = measured.clone().add(2, &record, game(None));
+        assert_eq!(report(&partly).cpu_seconds, None);
+        assert_eq!(report(&partly).cpu_ms_per_move, None);
+        let other = Tally::of_report(&report(&partly));
+        assert_eq!(report(&measured.merge(other)).cpu_seconds, None);
+        assert!(report(&partly).to_text().contains(" ms/move\n"));
+        assert!(
+            whole
+                .to_text()
+                .contains(" ms/move (0.400000 ms/move of CPU time)\n")
+        );
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_cpu_clock_counts_work_and_not_sleep() {
+        let start = thread_cpu_time().expect("Linux gives a thread's CPU time");
+        std::thread::sleep(Duration::from_millis(100));
+        let slept = thread_cpu_time().unwrap().saturating_sub(start);
+        // A sleeping thread uses microseconds of CPU: a wall clock would read 100 ms.
+        assert!(slept < Duration::from_millis(50), "{slept:?}");
+        // Work moves it on (however busy the machine, within a generous wall-clock limit).
+        let before = thread_cpu_time().unwrap();
+        let limit = Instant::now() + Duration::from_secs(60);
+        let mut x = 0u64;
+        while thread_cpu_time().unwrap() < before + Duration::from_millis(5) {
+            assert!(Instant::now() < limit, "the CPU clock did not move");
+            for i in 0..10_000u64 {
+                x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(i));
+            }
+        }
     }
 
     #[test]

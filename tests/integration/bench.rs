@@ -3,10 +3,12 @@
 use crate::common::{Run, fixture_arg};
 
 /// The fields of a report that depend on the machine's speed and threads, not on the games.
-const TIMINGS: [&str; 5] = [
+const TIMINGS: [&str; 7] = [
     "moves_per_second",
     "ms_per_move",
     "thread_seconds",
+    "cpu_ms_per_move",
+    "cpu_seconds",
     "seconds",
     "jobs",
 ];
@@ -454,4 +456,41 @@ fn a_move_limit_that_a_game_just_reaches_does_not_cut_it_off() {
     ))
     .unwrap();
     assert_eq!(cut["cut_off"], 1);
+}
+
+#[test]
+fn reports_give_cpu_time_per_move_and_a_merge_keeps_it_only_if_every_part_has_it() {
+    let run = Run::new();
+    let args = ["--player", "random", "--seed", "4", "--games", "20"];
+    part(&run, "a.json", &args);
+    part(
+        &run,
+        "b.json",
+        &[&args[..], &["--first-game", "20"]].concat(),
+    );
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(run.path(name)).unwrap()).unwrap()
+    };
+    let text = ok(&run, &["bench", "merge", "a.json", "b.json"]);
+    if cfg!(target_os = "linux") {
+        let (a, b) = (read("a.json"), read("b.json"));
+        let cpu = |r: &serde_json::Value| r["cpu_seconds"].as_f64().unwrap();
+        let merged: serde_json::Value =
+            serde_json::from_str(&ok(&run, &["bench", "merge", "--json", "a.json", "b.json"]))
+                .unwrap();
+        assert!((cpu(&merged) - cpu(&a) - cpu(&b)).abs() < 1e-9, "{merged}");
+        assert!(merged["cpu_ms_per_move"].as_f64().unwrap() > 0.0);
+        assert!(text.contains(" ms/move of CPU time)\n"), "{text}");
+    }
+    // A report written before CPU time was measured merges, and the whole has none.
+    let mut old = read("b.json");
+    let fields = old.as_object_mut().unwrap();
+    fields.remove("cpu_seconds");
+    fields.remove("cpu_ms_per_move");
+    std::fs::write(run.path("old.json"), old.to_string()).unwrap();
+    let merged = ok(&run, &["bench", "merge", "--json", "a.json", "old.json"]);
+    assert!(!merged.contains("cpu"), "{merged}");
+    let text = ok(&run, &["bench", "merge", "a.json", "old.json"]);
+    assert!(!text.contains("CPU"), "{text}");
+    assert!(text.contains("\ngames: 40  wins: "), "{text}");
 }

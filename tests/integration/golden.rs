@@ -316,6 +316,8 @@ fn without_timings(json: &str) -> String {
         "moves_per_second",
         "ms_per_move",
         "thread_seconds",
+        "cpu_ms_per_move",
+        "cpu_seconds",
         "seconds",
         "jobs",
     ] {
