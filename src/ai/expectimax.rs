@@ -7,6 +7,7 @@
 //! fills up.
 
 use super::Player;
+use super::chance;
 use super::heuristic::Evaluator;
 use crate::board::Board;
 use crate::direction::Direction;
@@ -58,8 +59,10 @@ pub const MAX_BUDGET_MS: u64 = 60_000;
 /// Which decisions the search makes: raised with every deliberate change of a move it picks
 /// (the depth policy, the evaluation, the search), so that bench reports of games played by
 /// different searches are never merged. `tests/integration/search.rs` ties it to the recorded
-/// games: re-recording them without raising it fails. 0 is every search before it existed.
-pub const SEARCH_REVISION: u32 = 1;
+/// games: re-recording them without raising it fails. 0 is every search before it existed;
+/// 2 leans chance nodes toward their worst outcome in games that end at their goal
+/// ([`super::chance`]), for this search and the learned player's.
+pub const SEARCH_REVISION: u32 = 2;
 
 /// The deepest a time budget lets the search go: past this, the probability cutoff has pruned
 /// almost every line anyway.
@@ -167,6 +170,7 @@ impl Expectimax {
         let goal_pending = rules.goal().is_some() && !rules.goal_reached(grid);
         let mut search = Search {
             rules,
+            lean: chance::lean(rules),
             depth_limit: depth,
             min_probability: self.config.min_probability,
             evaluator: Evaluator::for_grid(grid),
@@ -243,6 +247,8 @@ impl Player for Expectimax {
 
 struct Search<'a, G> {
     rules: &'a Rules,
+    /// How far chance nodes lean toward their worst outcome ([`chance::lean`]).
+    lean: f32,
     depth_limit: u32,
     min_probability: f32,
     evaluator: Evaluator,
@@ -311,7 +317,8 @@ impl<G: Grid> Search<'_, G> {
     }
 
     /// The average over every empty cell, and every tile `outcomes` can put there, of the best
-    /// move after it (`outcomes`: probability and exponent of each tile).
+    /// move after it (`outcomes`: probability and exponent of each tile), leaning toward the
+    /// worst of them in games that end at their goal ([`chance::chance_value`]).
     fn average_over_spawns(
         &mut self,
         grid: &G,
@@ -324,22 +331,25 @@ impl<G: Grid> Search<'_, G> {
             return self.max_node(grid, depth, probability);
         }
         let per_cell = probability / empty as f32;
-        let mut total = 0.0;
+        let (mut total, mut worst) = (0.0, f32::INFINITY);
         // Row-major order, as the sum has always been taken (f32 addition rounds).
         for (r, c) in grid.empty_cells() {
             for &(chance, exponent) in outcomes {
                 let mut next = *grid;
                 next.set(r, c, exponent);
-                total += chance * self.max_node(&next, depth, per_cell * chance);
+                let value = self.max_node(&next, depth, per_cell * chance);
+                worst = worst.min(value);
+                total += chance * value;
             }
         }
-        total / empty as f32
+        chance::chance_value(total / empty as f32, worst, self.lean)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::NewTile;
 
     fn board(rows: &[[u64; 4]]) -> Board {
         let rows: Vec<Vec<u64>> = rows.iter().map(|r| r.to_vec()).collect();
@@ -374,6 +384,46 @@ mod tests {
             ..SearchConfig::default()
         });
         assert_eq!(fixed.depth_for(&full), 3);
+    }
+
+    #[test]
+    fn a_chance_node_leans_toward_its_worst_tile_only_in_games_that_end_at_the_goal() {
+        // A crowded board: some new tiles leave it far worse off than others.
+        let grid = board(&[[2, 4, 8, 16], [4, 8, 16, 32], [0, 0, 64, 128], [0, 4, 0, 2]]);
+        for rules in [Rules::classic(), Rules::power11(4).unwrap()] {
+            let mut search = Search {
+                rules: &rules,
+                lean: chance::lean(&rules),
+                depth_limit: 3,
+                min_probability: 0.0,
+                evaluator: Evaluator::for_grid(&grid),
+                cache: FxHashMap::default(),
+                deadline: None,
+                until_clock_check: NODES_PER_CLOCK_CHECK,
+                out_of_time: false,
+            };
+            let outcomes = NewTile::TwoOrFour.outcomes();
+            // Each new tile's value, in the order the search adds them up.
+            let mut values = Vec::new();
+            for (r, c) in grid.empty_cells() {
+                for &(p, exponent) in outcomes {
+                    let mut next = grid;
+                    next.set(r, c, exponent);
+                    values.push((p, search.max_node(&next, 2, 1.0)));
+                }
+            }
+            let mean = values.iter().map(|&(p, v)| p * v).sum::<f32>() / grid.empty_count() as f32;
+            let worst = values.iter().map(|&(_, v)| v).fold(f32::INFINITY, f32::min);
+            assert!(worst < mean - 1000.0, "a bad tile: {worst} {mean}");
+            let value = search.average_over_spawns(&grid, outcomes, 2, 1.0);
+            if rules.keep_playing() {
+                assert_eq!(value.to_bits(), mean.to_bits(), "the mean exactly");
+            } else {
+                let leaned = mean - chance::RISK_AVERSION * (mean - worst);
+                assert!((value - leaned).abs() <= 1e-6 * mean, "{value} {leaned}");
+                assert!(value < mean - 500.0, "{value} {mean}");
+            }
+        }
     }
 
     fn early() -> Board {

@@ -8,6 +8,7 @@
 //! its search does not see two 32768s merge (a packed board's limit), which only matters past a
 //! 32768.
 
+use super::chance;
 use super::expectimax::Advice;
 use super::ntuple::Network;
 use super::{Expectimax, Player, SearchConfig};
@@ -87,6 +88,7 @@ impl LearnedPlayer {
         let mut search = Search {
             network: &self.network,
             rules,
+            lean: chance::lean(rules),
             cache: FxHashMap::default(),
             caches: depth >= 3,
         };
@@ -133,6 +135,8 @@ impl LearnedPlayer {
 struct Search<'a> {
     network: &'a Network,
     rules: &'a Rules,
+    /// How far chance nodes lean toward their worst outcome ([`chance::lean`]).
+    lean: f32,
     /// Values of afterstates by board and depth, for the positions that several lines reach
     /// (a 2 then a 4 placed in either order): kept only by searches of depth 3 and more, where
     /// they repeat often enough to pay for the lookups.
@@ -143,7 +147,8 @@ struct Search<'a> {
 impl Search<'_> {
     /// The value of `after` (the board just after a move toward `moved`) searched `depth` moves
     /// deep: the network's at depth 1, else the average over the rules' new tiles of the best
-    /// move after each.
+    /// move after each, leaning toward the worst of them in games that end at their goal
+    /// ([`chance::chance_value`]).
     fn after_value(&mut self, after: Board4, moved: Direction, depth: u32) -> f32 {
         if depth <= 1 {
             return self.network.value(after.bits());
@@ -168,15 +173,17 @@ impl Search<'_> {
                 let value = if empty == 0 {
                     self.best_value(after, depth - 1)
                 } else {
-                    let mut total = 0.0;
+                    let (mut total, mut worst) = (0.0, f32::INFINITY);
                     for (r, c) in after.empty_cells() {
                         for &(chance, exponent) in tile.outcomes() {
                             let mut next = after;
                             next.set(r, c, exponent);
-                            total += chance * self.best_value(next, depth - 1);
+                            let value = self.best_value(next, depth - 1);
+                            worst = worst.min(value);
+                            total += chance * value;
                         }
                     }
-                    total / empty as f32
+                    chance::chance_value(total / empty as f32, worst, self.lean)
                 };
                 if self.caches {
                     self.cache.insert(key, value);
@@ -221,6 +228,7 @@ mod tests {
     use crate::ai::ntuple::{Stages, TupleSet};
     use crate::ai::td::learn_game;
     use crate::random::seeded;
+    use crate::rules::NewTile;
 
     fn trained() -> Arc<Network> {
         let network = Network::new(TupleSet::Rows, Stages::single());
@@ -335,32 +343,90 @@ mod tests {
         );
     }
 
+    /// Random 4x4 boards of 8 small tiles.
+    fn random_boards(seed: u64, count: usize) -> Vec<Board4> {
+        let mut rng = seeded(seed);
+        (0..count)
+            .map(|_| {
+                let mut board = Board4::default();
+                for _ in 0..8 {
+                    let k = crate::random::below(&mut rng, board.empty_count());
+                    let (r, c) = board.nth_empty(k).unwrap();
+                    board.set(r, c, 1 + crate::random::below(&mut rng, 5) as u8);
+                }
+                board
+            })
+            .collect()
+    }
+
+    fn search<'a>(network: &'a Network, rules: &'a Rules, caches: bool) -> Search<'a> {
+        Search {
+            network,
+            rules,
+            lean: chance::lean(rules),
+            cache: FxHashMap::default(),
+            caches,
+        }
+    }
+
+    #[test]
+    fn a_chance_node_leans_toward_its_worst_tile_only_in_games_that_end_at_the_goal() {
+        let network = trained();
+        for rules in [Rules::classic(), Rules::power11(4).unwrap()] {
+            let lean = chance::lean(&rules);
+            let mut leaned = 0;
+            for board in random_boards(13, 20) {
+                for direction in Direction::ALL {
+                    let Some((after, _)) = board.slide(direction) else {
+                        continue;
+                    };
+                    let mut search = search(&network, &rules, false);
+                    // Each new tile's value, in the order the search adds them up.
+                    let mut values = Vec::new();
+                    for (r, c) in after.empty_cells() {
+                        for &(p, exponent) in NewTile::TwoOrFour.outcomes() {
+                            let mut next = after;
+                            next.set(r, c, exponent);
+                            values.push((p, search.best_value(next, 1)));
+                        }
+                    }
+                    let mean = values.iter().map(|&(p, v)| p * v).sum::<f32>()
+                        / after.empty_count() as f32;
+                    let worst = values.iter().map(|&(_, v)| v).fold(f32::INFINITY, f32::min);
+                    let value = search.after_value(after, direction, 2);
+                    let expected = mean - lean * (mean - worst);
+                    assert!((value - expected).abs() <= 1e-3 * expected.abs().max(1.0));
+                    if lean == 0.0 {
+                        assert_eq!(value.to_bits(), mean.to_bits(), "the mean exactly");
+                    } else if worst < mean - 1.0 {
+                        assert!(
+                            value < mean - 0.1 * (mean - worst),
+                            "{value} {mean} {worst}"
+                        );
+                        leaned += 1;
+                    }
+                }
+            }
+            assert!(
+                lean == 0.0 || leaned > 10,
+                "some nodes have a worse tile: {leaned}"
+            );
+        }
+    }
+
     #[test]
     fn the_cache_of_deep_searches_changes_no_value() {
         let network = trained();
-        let rules = Rules::classic();
-        let mut rng = seeded(12);
-        for _ in 0..20 {
-            let mut board = Board4::default();
-            for _ in 0..8 {
-                let k = crate::random::below(&mut rng, board.empty_count());
-                let (r, c) = board.nth_empty(k).unwrap();
-                board.set(r, c, 1 + crate::random::below(&mut rng, 5) as u8);
-            }
-            for direction in Direction::ALL {
-                let Some((after, _)) = board.slide(direction) else {
-                    continue;
-                };
-                let value = |caches| {
-                    let mut search = Search {
-                        network: &network,
-                        rules: &rules,
-                        cache: FxHashMap::default(),
-                        caches,
+        for rules in [Rules::classic(), Rules::power11(4).unwrap()] {
+            for board in random_boards(12, 20) {
+                for direction in Direction::ALL {
+                    let Some((after, _)) = board.slide(direction) else {
+                        continue;
                     };
-                    search.after_value(after, direction, 3)
-                };
-                assert_eq!(value(true).to_bits(), value(false).to_bits());
+                    let value =
+                        |caches| search(&network, &rules, caches).after_value(after, direction, 3);
+                    assert_eq!(value(true).to_bits(), value(false).to_bits());
+                }
             }
         }
     }

@@ -5,6 +5,7 @@
 //! [`PlayerKind::build`] and [`AnyPlayer`]'s `match`es, all in this file: the command line,
 //! autoplay and bench take their players from here.
 
+pub mod chance;
 pub mod expectimax;
 pub mod heuristic;
 pub mod learned;

@@ -71,6 +71,23 @@ fn the_lost_hard_seed_256348001381387271_is_won() {
     assert_autoplay_wins(&["--autoplay", "expectimax", "--seed", "256348001381387271"]);
 }
 
+/// Regression (search revision 2): the three games of `bench --player expectimax --games 1000
+/// --seed 1` that revision 1's search lost, won by leaning its chance nodes toward their worst
+/// new tile in games that end at their goal.
+#[test]
+fn the_hard_seeds_revision_1_lost_are_won() {
+    std::thread::scope(|scope| {
+        for seed in [
+            "8104281279425321250",
+            "10451582618758510019",
+            "16764683171624229528",
+        ] {
+            scope
+                .spawn(move || assert_autoplay_wins(&["--autoplay", "expectimax", "--seed", seed]));
+        }
+    });
+}
+
 /// Runs an autoplay game and checks that it is consistent and ends won.
 fn assert_autoplay_wins(args: &[&str]) -> crate::common::Ran {
     let ran = run(args, "");
