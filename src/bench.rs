@@ -161,13 +161,13 @@ pub struct BenchReport {
     pub cut_off: u64,
     /// Moves per second of wall-clock time, all threads together.
     pub moves_per_second: f64,
-    /// Mean thread time per move, in milliseconds.
+    /// Mean wall-clock time per move on the playing threads, in milliseconds.
     pub ms_per_move: f64,
     /// Thread time over all games, in seconds (what `ms_per_move` is computed from).
     pub thread_seconds: f64,
     /// Mean CPU time per move, in milliseconds: unlike `ms_per_move`, it leaves out the time
-    /// another process had the core, so it reads much the same on a busy machine as on a quiet
-    /// one. `None` where the system does not give a thread's CPU time (it is measured on
+    /// a thread waited for a core, so a busy machine moves it far less (contention for caches
+    /// and memory still raises it). `None` where the system does not give a thread's CPU time (it is measured on
     /// Linux), and in a merge of parts one of which lacks it (reports written before it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_ms_per_move: Option<f64>,
@@ -662,6 +662,7 @@ fn check_report(report: &BenchReport) -> Result<(), String> {
     if ![report.seconds, report.thread_seconds]
         .iter()
         .chain(&report.cpu_seconds)
+        .chain(&report.cpu_ms_per_move)
         .all(|t| t.is_finite() && *t >= 0.0)
     {
         return Err("a negative or infinite time".to_string());

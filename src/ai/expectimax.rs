@@ -1,7 +1,8 @@
 //! The search player: expectimax over the player's moves and the new tiles.
 //!
 //! Max nodes try every move that changes the board; chance nodes average over where the new tile
-//! can appear as the rules say (2 at 90% / 4 at 10%, only 2s, a fixed edge cell, or none).
+//! can appear as the rules say (2 at 90% / 4 at 10%, only 2s, a fixed edge cell, or none),
+//! leaning toward the worst new tile in games that end at their goal ([`super::chance`]).
 //! Branches whose probability falls below a cutoff are evaluated by the heuristic instead of
 //! searched, chance nodes are cached in a transposition table, and the depth grows as the board
 //! fills up.
@@ -76,7 +77,8 @@ const NODES_PER_CLOCK_CHECK: u32 = 1024;
 pub struct Advice {
     /// The move.
     pub direction: Direction,
-    /// Its expected evaluation (higher is better; 0 means every line loses).
+    /// Its searched evaluation: expected over the new tiles, leaning toward the worst one in
+    /// games that end at their goal (higher is better; 0 means every line loses).
     pub value: f32,
     /// The next best move and its value, if another move changes the board.
     pub runner_up: Option<(Direction, f32)>,
@@ -290,7 +292,7 @@ impl<G: Grid> Search<'_, G> {
         self.out_of_time
     }
 
-    /// The expected value of `grid` just after a move toward `moved`, before its new tile:
+    /// The value of `grid` just after a move toward `moved`, before its new tile:
     /// the average over where [`Rules::spawn_site`] says it can go.
     fn chance(&mut self, grid: &G, moved: Direction, depth: u32, probability: f32) -> f32 {
         if depth > self.depth_limit || probability < self.min_probability {

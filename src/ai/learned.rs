@@ -2,8 +2,8 @@
 //! (`--player learned`), to a fixed depth or as deep as its depth policy says.
 //!
 //! Depth 1 plays greedily on reward + value of the afterstate, as training does; each further
-//! level averages over the new tiles the game's rules can spawn and takes the best move after
-//! each. Rewards are merge points, the currency the network was trained in, whatever the game
+//! level averages over the new tiles the game's rules can spawn (leaning toward the worst one in
+//! games that end at their goal: [`super::chance`]) and takes the best move after each. Rewards are merge points, the currency the network was trained in, whatever the game
 //! scores. The network knows 4x4 boards only; it reads tiles of 32768 and more as 32768, and
 //! its search does not see two 32768s merge (a packed board's limit), which only matters past a
 //! 32768.
