@@ -28,6 +28,11 @@ fn ok(run: &Run, args: &[&str]) -> String {
     ran.stdout
 }
 
+/// The JSON report `name` in the run's directory.
+fn read_report(run: &Run, name: &str) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(run.path(name)).unwrap()).unwrap()
+}
+
 /// Writes `power11 bench --json ARGS` to `name` in the run's directory.
 fn part(run: &Run, name: &str, args: &[&str]) {
     let mut all = vec!["bench", "--json"];
@@ -116,9 +121,7 @@ fn first_game_plays_the_same_games_as_the_whole_run() {
         "seventh.json",
         &[&args[..], &["--games", "1", "--first-game", "7"]].concat(),
     );
-    let read = |name: &str| -> serde_json::Value {
-        serde_json::from_str(&std::fs::read_to_string(run.path(name)).unwrap()).unwrap()
-    };
+    let read = |name: &str| read_report(&run, name);
     let (whole, seventh) = (read("whole.json"), read("seventh.json"));
     assert_eq!(seventh["game_ranges"], serde_json::json!([[7, 8]]));
     assert_eq!(seventh["unwon_games"], serde_json::json!([7]));
@@ -468,9 +471,7 @@ fn reports_give_cpu_time_per_move_and_a_merge_keeps_it_only_if_every_part_has_it
         "b.json",
         &[&args[..], &["--first-game", "20"]].concat(),
     );
-    let read = |name: &str| -> serde_json::Value {
-        serde_json::from_str(&std::fs::read_to_string(run.path(name)).unwrap()).unwrap()
-    };
+    let read = |name: &str| read_report(&run, name);
     let text = ok(&run, &["bench", "merge", "a.json", "b.json"]);
     if cfg!(target_os = "linux") {
         let (a, b) = (read("a.json"), read("b.json"));
