@@ -383,6 +383,45 @@ impl Rules {
     pub fn keep_playing(&self) -> bool {
         self.keep_playing
     }
+    /// Whether a game under these rules ends at its goal, won or lost (Power-11, `mini`): a
+    /// goal and no keep-playing. Such games count wins and losses, not points, and the searches
+    /// play them more cautiously (`ai::chance::lean`, `Expectimax::small_tree`).
+    pub fn ends_at_goal(&self) -> bool {
+        self.goal.is_some() && !self.keep_playing
+    }
+    /// The name best scores are kept under (with the size beside it): the variant's name when
+    /// the rules are its preset's, else the name followed by each rule that differs, as
+    /// `classic/goal-none/score-moves`. Scores of different rules never share a record, and a
+    /// variant's own record keeps the name it always had.
+    pub fn record_name(&self) -> String {
+        let preset = Rules::preset(self.variant);
+        let mut parts = vec![self.variant.name().to_string()];
+        if self.goal != preset.goal {
+            parts.push(match self.goal {
+                Some(goal) => format!("goal-{}", 1u64 << goal),
+                None => "goal-none".to_string(),
+            });
+        }
+        if self.start != preset.start {
+            parts.push(match self.start {
+                Start::Fill(p) => format!("fill-{p}"),
+                Start::Tiles { count, tile } => format!(
+                    "start-{count}-{}",
+                    match tile {
+                        NewTile::TwoOrFour => "twos-fours",
+                        NewTile::Two => "twos",
+                    }
+                ),
+            });
+        }
+        if self.spawn != preset.spawn {
+            parts.push(format!("spawn-{}", self.spawn.name()));
+        }
+        if self.scoring != preset.scoring {
+            parts.push(format!("score-{}", self.scoring.name()));
+        }
+        parts.join("/")
+    }
     /// Whether the game screen shows and stores a best score.
     pub fn tracks_best(&self) -> bool {
         self.tracks_best
@@ -539,6 +578,26 @@ mod tests {
             (e.goal(), e.spawn(), e.scoring()),
             (None, Spawn::Edge, Scoring::Moves)
         );
+    }
+
+    #[test]
+    fn best_scores_are_kept_by_the_rules_that_differ_from_the_preset() {
+        assert_eq!(Rules::classic().record_name(), "classic");
+        assert_eq!(Rules::mini().with_size(4).unwrap().record_name(), "mini");
+        let odd = Rules::classic()
+            .with_goal(None)
+            .unwrap()
+            .with_scoring(Scoring::Moves);
+        assert_eq!(odd.record_name(), "classic/goal-none/score-moves");
+        let filled = Rules::edge()
+            .with_fill(0.5)
+            .unwrap()
+            .with_spawn(Spawn::Twos);
+        assert_eq!(filled.record_name(), "edge/fill-0.5/spawn-twos");
+        let goal = Rules::mini().with_goal(Some(1024)).unwrap();
+        assert_eq!(goal.record_name(), "mini/goal-1024");
+        // The record name is one word of the best-score file.
+        assert!(!odd.record_name().contains(char::is_whitespace));
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub const RISK_AVERSION: f32 = 0.2;
 /// The lean a search uses under `rules`: [`RISK_AVERSION`] when a game ends at its goal (won or
 /// lost), none when it keeps playing or has no goal (not won or lost).
 pub fn lean(rules: &Rules) -> f32 {
-    if rules.goal().is_some() && !rules.keep_playing() {
+    if rules.ends_at_goal() {
         RISK_AVERSION
     } else {
         0.0

@@ -88,6 +88,14 @@ fn the_hard_seeds_revision_1_lost_are_won() {
     });
 }
 
+/// Regression (search revision 3): game 218 of `bench --player expectimax --games 1000 --seed
+/// 1`, which revision 2 lost at 1024 on a crowded board, won by searching small trees one move
+/// deeper.
+#[test]
+fn the_hard_seed_revision_2_lost_is_won() {
+    assert_autoplay_wins(&["--autoplay", "expectimax", "--seed", "7513767510407731570"]);
+}
+
 /// Runs an autoplay game and checks that it is consistent and ends won.
 fn assert_autoplay_wins(args: &[&str]) -> crate::common::Ran {
     let ran = run(args, "");
