@@ -1,13 +1,15 @@
-//! Best scores per variant and board size, kept across runs in the user's data directory.
+//! Best scores per rule set and board size, kept across runs in the user's data directory.
 //!
-//! The file (`best-scores.txt`) holds one line per variant and size: `classic 4 20480`. A best
+//! The file (`best-scores.txt`) holds one line per rule set and size: `classic 4 20480`, where
+//! the rule set is the variant's name, followed by the rules that differ from its preset
+//! (`classic/score-moves 4 130`, [`Rules::record_name`]). A best
 //! score never goes down, whatever other sessions do at the same time: a save takes a lock
 //! (`.best-scores.lock` beside the file), reads the file again, keeps the higher of each score,
-//! and replaces the file atomically. A line that cannot be read is reported and skipped (the
-//! good lines are kept); a file that cannot be read at all is never written.
+//! and replaces the file atomically. A line that cannot be read is reported and skipped, and
+//! written back as it was (after the good lines), so nothing in the file is lost or "repaired";
+//! a file that cannot be read at all is never written.
 
-use crate::named::Named;
-use crate::rules::{Score, Variant};
+use crate::rules::{Rules, Score};
 use crate::save::{FileError, write_atomic};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -61,8 +63,9 @@ impl BestScores {
                     .into_iter()
                     .map(|(line, text)| {
                         format!(
-                            "{}:{line}: expected 'VARIANT SIZE SCORE', found '{text}'; the line is skipped",
-                            path.display()
+                            "{}:{line}: expected 'VARIANT SIZE SCORE', found '{}'; the line is skipped (and kept)",
+                            path.display(),
+                            crate::text::shorten(text.trim())
                         )
                     })
                     .collect();
@@ -82,18 +85,18 @@ impl BestScores {
         }
     }
 
-    /// The best score for `variant` at `size`, if one was recorded.
-    pub fn get(&self, variant: Variant, size: usize) -> Option<Score> {
+    /// The best score under `rules` (at their size), if one was recorded.
+    pub fn get(&self, rules: &Rules) -> Option<Score> {
         self.scores
-            .get(&(variant.name().to_string(), size))
+            .get(&(rules.record_name(), rules.size()))
             .copied()
     }
 
-    /// Records `score` if it beats the best; returns whether it did.
-    pub fn record(&mut self, variant: Variant, size: usize, score: Score) -> bool {
+    /// Records `score` if it beats the best under `rules`; returns whether it did.
+    pub fn record(&mut self, rules: &Rules, score: Score) -> bool {
         let entry = self
             .scores
-            .entry((variant.name().to_string(), size))
+            .entry((rules.record_name(), rules.size()))
             .or_insert(Score::MIN);
         if score > *entry {
             *entry = score;
@@ -127,7 +130,7 @@ impl BestScores {
             .open(&lock_path)
             .map_err(io_error)?;
         lock.lock().map_err(io_error)?;
-        let (on_disk, _) = read_table(&path).map_err(io_error)?;
+        let (on_disk, unread) = read_table(&path).map_err(io_error)?;
         for (key, score) in on_disk {
             let ours = self.scores.entry(key).or_insert(score);
             *ours = (*ours).max(score);
@@ -136,14 +139,17 @@ impl BestScores {
         for ((variant, size), score) in &self.scores {
             let _ = writeln!(text, "{variant} {size} {score}");
         }
+        for (_, line) in unread {
+            let _ = writeln!(text, "{line}");
+        }
         let written = write_atomic(&path, text.as_bytes());
         drop(lock);
         written
     }
 }
 
-/// The table in `path` (empty if there is no file) and the lines that were skipped, with
-/// their numbers. Fails only if the file cannot be read at all.
+/// The table in `path` (empty if there is no file) and the lines that were skipped, as they
+/// are, with their numbers. Fails only if the file cannot be read at all.
 fn read_table(path: &Path) -> io::Result<(Table, Vec<(usize, String)>)> {
     let bytes = match read_small(path) {
         Ok(bytes) => bytes,
@@ -169,7 +175,7 @@ fn read_table(path: &Path) -> io::Result<(Table, Vec<(usize, String)>)> {
                 let best = scores.entry(key).or_insert(score);
                 *best = (*best).max(score);
             }
-            None => skipped.push((i + 1, crate::text::shorten(line.trim()))),
+            None => skipped.push((i + 1, line.to_string())),
         }
     }
     Ok((scores, skipped))
@@ -203,12 +209,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (mut best, warnings) = BestScores::load(dir.path());
         assert!(warnings.is_empty());
-        assert!(best.record(Variant::Classic, 4, 100));
-        assert!(!best.record(Variant::Classic, 4, 50));
+        assert!(best.record(&Rules::classic(), 100));
+        assert!(!best.record(&Rules::classic(), 50));
         best.save().unwrap();
         let (loaded, _) = BestScores::load(dir.path());
-        assert_eq!(loaded.get(Variant::Classic, 4), Some(100));
-        assert_eq!(loaded.get(Variant::Classic, 5), None);
+        assert_eq!(loaded.get(&Rules::classic()), Some(100));
+        assert_eq!(loaded.get(&Rules::classic().with_size(5).unwrap()), None);
     }
 
     /// Regression (reliability issue, item 1): a session that started before another one won
@@ -218,10 +224,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (mut early, _) = BestScores::load(dir.path());
         let (mut winner, _) = BestScores::load(dir.path());
-        winner.record(Variant::Classic, 4, 2048);
+        winner.record(&Rules::classic(), 2048);
         winner.save().unwrap();
-        early.record(Variant::Classic, 4, 4);
-        early.record(Variant::Mini, 3, 64);
+        early.record(&Rules::classic(), 4);
+        early.record(&Rules::mini(), 64);
         early.save().unwrap();
         let text = std::fs::read_to_string(dir.path().join(BEST_FILE)).unwrap();
         assert_eq!(text, "classic 4 2048\nmini 3 64\n");
@@ -236,14 +242,15 @@ mod tests {
         assert_eq!(warnings.len(), 1);
         assert!(
             warnings[0].ends_with(
-                "best-scores.txt:2: expected 'VARIANT SIZE SCORE', found 'classic four 12'; the line is skipped"
+                "best-scores.txt:2: expected 'VARIANT SIZE SCORE', found 'classic four 12'; the line is skipped (and kept)"
             ),
             "{warnings:?}"
         );
-        assert_eq!(best.get(Variant::Mini, 3), Some(100));
-        best.record(Variant::Classic, 4, 7);
+        assert_eq!(best.get(&Rules::mini()), Some(100));
+        best.record(&Rules::classic(), 7);
         best.save().unwrap();
         let text = std::fs::read_to_string(dir.path().join(BEST_FILE)).unwrap();
-        assert_eq!(text, "classic 4 7\nmini 3 100\n");
+        // The line it could not read is written back as it was.
+        assert_eq!(text, "classic 4 7\nmini 3 100\nclassic four 12\n");
     }
 }

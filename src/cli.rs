@@ -15,7 +15,7 @@ use crate::named::Named;
 use crate::playout::default_attempt_limit;
 use crate::random::{os_seed, seeded};
 use crate::rules::{Rules, Scoring, Spawn, Variant};
-use crate::save::{SAVE_FILE, read_board_file};
+use crate::save::{SAVE_FILE, read_board_file, without_temporary_path};
 use crate::session::{MemoryStore, MenuStyle, Session, Settings};
 use crate::size::Size;
 use crate::store::FileStore;
@@ -776,7 +776,9 @@ fn load_network(weights: Option<&Path>) -> anyhow::Result<Arc<Network>> {
 
 /// The solved table of `rules`: read from `out` (or the data directory's file for these rules)
 /// if it is there and whole, else solved and written there. Also says whether it was solved
-/// now. Rules the solver cannot solve are a usage error (exit 2).
+/// now. Rules the solver cannot solve, and an `out` that holds anything but a whole table of
+/// these rules (another file, another rule set's table, a damaged table), are usage errors
+/// (exit 2): the file is left as it is.
 fn table_for(rules: &Rules, out: Option<&Path>) -> anyhow::Result<(Arc<Solution>, bool)> {
     let solved = SolvedRules::of(rules).map_err(|e| UsageError(e.to_string()))?;
     let path = match out {
@@ -785,12 +787,26 @@ fn table_for(rules: &Rules, out: Option<&Path>) -> anyhow::Result<(Arc<Solution>
             .context("no data directory for the table (set POWER11_DATA_DIR)")?
             .join(tables::default_name(&solved)),
     };
-    if out.is_none() {
-        match tables::read_table(&path, rules) {
-            Ok(Some(solution)) => return Ok((Arc::new(solution), false)),
-            Ok(None) => {}
-            Err(e) => eprintln!("power11: {e}; solving again"),
+    match tables::read_table(&path, rules) {
+        Ok(Some(solution)) => return Ok((Arc::new(solution), false)),
+        Ok(None) => {}
+        // The data directory's table is power11's own: a damaged one is solved again.
+        Err(e) if out.is_none() => eprintln!("power11: {e}; solving again"),
+        // A file the user named is theirs: never replaced by a table.
+        Err(e) => {
+            return Err(UsageError(format!(
+                "{e}; it is left alone (choose another --out, or remove it to solve again)"
+            ))
+            .into());
         }
+    }
+    if !io::stderr().is_terminal() {
+        // No progress bar off a terminal: one line, so that a pause of seconds (or minutes,
+        // for the largest rule sets) before the game or the benchmark is not a mystery.
+        eprintln!(
+            "power11: solving {solved} exactly, once: the table goes to {}",
+            path.display()
+        );
     }
     let bar = io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(1);
@@ -863,6 +879,10 @@ fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<
         Ok(meta) if !meta.is_file() => {
             return usage(format!("--out {shown} is not a regular file"));
         }
+        // Checkpoints would be refused (`save::write_atomic`): say so before the run, not after.
+        Ok(meta) if meta.permissions().readonly() => {
+            return usage(format!("{shown}: the file is read-only; it is left alone"));
+        }
         Ok(_) if resume => {}
         Ok(_) => {
             let mut magic = [0u8; 8];
@@ -875,14 +895,25 @@ fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<
                     "{shown} is not a weight file; it is left alone (choose another --out)"
                 ));
             }
-            if !restart {
-                let what = match read_weights(out) {
-                    Ok(_) => "already holds weights".to_string(),
-                    Err(e) => format!("holds weights that cannot be used ({e})"),
-                };
-                return usage(format!(
-                    "{shown} {what}: add --resume to go on training them, or --restart to replace them"
-                ));
+            // --restart replaces a whole weight file, never a damaged one: what it held can
+            // only be judged by the user.
+            match read_weights(out) {
+                Err(WeightsFileError::Damaged { problem, .. }) => {
+                    return usage(format!(
+                        "{shown}: {problem}; it is left alone (move it away, or choose another --out)"
+                    ));
+                }
+                _ if restart => {}
+                Ok(_) => {
+                    return usage(format!(
+                        "{shown} already holds weights: add --resume to go on training them, or --restart to replace them"
+                    ));
+                }
+                Err(e) => {
+                    return usage(format!(
+                        "{shown} holds weights that cannot be used ({e}): --restart replaces them"
+                    ));
+                }
             }
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
@@ -907,9 +938,7 @@ fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<
         .map(drop)
         .map_err(|e| {
             // tempfile's message repeats the (perhaps very long) temporary path.
-            let reason = e.raw_os_error().map_or(e.to_string(), |code| {
-                io::Error::from_raw_os_error(code).to_string()
-            });
+            let reason = without_temporary_path(e);
             UsageError(format!("cannot write --out {shown}: {reason}"))
         })?;
     let lock_path = dir.join(format!(".{name}.lock"));

@@ -7,7 +7,7 @@ use crate::console::Console;
 use crate::random::seeded;
 use crate::rules::Rules;
 use crate::session::{MemoryStore, MenuStyle, Session, Settings};
-use crate::text::{parse_board_file, parse_save, render_save};
+use crate::text::{lines_of, parse_board_file, parse_save, render_save};
 
 /// Both file parsers on `bytes` (as the program reads a file: UTF-8 or refused): an answer,
 /// never a panic; an error names a line of the text.
@@ -15,7 +15,8 @@ pub fn parse(bytes: &[u8]) {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return;
     };
-    let lines = text.lines().count().max(1);
+    // Lines as the parsers count them (a lone CR ends one too).
+    let lines = lines_of(text).len().max(1);
     for result in [parse_save(text), parse_board_file(text)] {
         if let Err(e) = result {
             assert!(

@@ -121,8 +121,9 @@ impl Game {
         }
     }
 
-    /// Restores a game at the newest state of `timeline`, with the older states as its undo
-    /// history. The rules take the boards' size.
+    /// Starts a game at the newest state of `timeline` (a board file), with the older states
+    /// as its undo history. The rules take the boards' size. A board that already holds the
+    /// goal is won: a keep-playing game offers to go on.
     pub fn from_timeline(rules: Rules, timeline: Timeline) -> Game {
         let mut states = timeline.states;
         let current = states.pop().expect("a timeline is never empty");
@@ -132,6 +133,16 @@ impl Game {
             history: states,
             continued: false,
         }
+    }
+
+    /// Resumes a saved game: as [`Game::from_timeline`], except that a keep-playing game whose
+    /// board already holds the goal goes on without the offer. A save holds boards and scores,
+    /// not the answer to "keep playing?", but the answer was yes: a game is saved only while
+    /// moves can be made, and past the goal that takes keeping on.
+    pub fn resume(rules: Rules, timeline: Timeline) -> Game {
+        let mut game = Game::from_timeline(rules, timeline);
+        game.continued = game.rules.keep_playing() && game.rules.goal_reached(game.board());
+        game
     }
 
     /// Every state of the game so far, oldest first, the current one last.
@@ -268,6 +279,31 @@ mod tests {
             Game::from_board(Rules::edge(), stuck).status(),
             Status::Over
         );
+    }
+
+    #[test]
+    fn a_resumed_keep_playing_game_past_its_goal_is_not_offered_the_goal_again() {
+        let won = board(&[&[2048, 2, 0, 0], &[0; 4], &[0; 4], &[0; 4]]);
+        let state = Snapshot {
+            board: won,
+            score: 20_000,
+        };
+        let classic = Game::resume(Rules::classic(), Timeline::new(state));
+        assert_eq!(classic.status(), Status::Playing);
+        // A board file that holds the goal still offers it; a game that ends at its goal is
+        // still won.
+        let started = Game::from_timeline(Rules::classic(), Timeline::new(state));
+        assert_eq!(started.status(), Status::Won);
+        let hard = Game::resume(Rules::power11(4).unwrap(), Timeline::new(state));
+        assert_eq!(hard.status(), Status::Won);
+        // Below the goal, nothing was answered yet.
+        let below = Snapshot {
+            board: board(&[&[1024, 1024, 0, 0], &[0; 4], &[0; 4], &[0; 4]]),
+            score: 9_000,
+        };
+        let mut game = Game::resume(Rules::classic(), Timeline::new(below));
+        game.play(Direction::Left, &mut seeded(1));
+        assert_eq!(game.status(), Status::Won);
     }
 
     #[test]

@@ -44,6 +44,12 @@ pub enum FileError {
         /// The file.
         path: PathBuf,
     },
+    /// The file is read-only: someone protected it, and it is not replaced.
+    #[error("{}: the file is read-only; it is left alone", .path.display())]
+    ReadOnly {
+        /// The file.
+        path: PathBuf,
+    },
     /// The file is larger than any save can be.
     #[error("{}: {bytes} bytes, larger than any save can be (256 MiB)", .path.display())]
     TooLarge {
@@ -150,11 +156,20 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), FileError> {
         source,
     };
     let target = resolve_links(path).map_err(io_error)?;
-    // A device or a FIFO (a link to /dev/null, say) is not a file to replace.
-    if std::fs::metadata(&target).is_ok_and(|meta| !meta.is_file()) {
-        return Err(FileError::NotRegular {
-            path: path.to_path_buf(),
-        });
+    // A device or a FIFO (a link to /dev/null, say) is not a file to replace; a read-only
+    // file was protected on purpose (renaming over it would succeed, as the directory decides).
+    match std::fs::metadata(&target) {
+        Ok(meta) if !meta.is_file() => {
+            return Err(FileError::NotRegular {
+                path: path.to_path_buf(),
+            });
+        }
+        Ok(meta) if meta.permissions().readonly() => {
+            return Err(FileError::ReadOnly {
+                path: path.to_path_buf(),
+            });
+        }
+        _ => {}
     }
     let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -169,7 +184,7 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), FileError> {
         .prefix(&prefix)
         .suffix(".tmp")
         .tempfile_in(dir)
-        .map_err(io_error)?;
+        .map_err(|e| io_error(without_temporary_path(e)))?;
     // Held until the rename: a file with this prefix that can be locked was left by a process
     // that died while saving.
     file.as_file().lock().map_err(io_error)?;
@@ -192,8 +207,20 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), FileError> {
     file.write_all(contents)
         .and_then(|()| file.as_file().sync_all())
         .map_err(io_error)?;
-    file.persist(&target).map_err(|e| io_error(e.error))?;
+    file.persist(&target)
+        .map_err(|e| io_error(without_temporary_path(e.error)))?;
     Ok(())
+}
+
+/// The error the system gave, without the temporary file's path that `tempfile` adds to it
+/// ("... at path \".../.power11.saved.4hDqM0.tmp\""): the message names the file the user asked
+/// for. (`tempfile` keeps the system's error only inside its message.)
+pub(crate) fn without_temporary_path(error: io::Error) -> io::Error {
+    let message = error.to_string();
+    match message.split_once(" at path ") {
+        Some((cause, _)) if error.get_ref().is_some() => io::Error::new(error.kind(), cause),
+        _ => error,
+    }
 }
 
 /// `path` with its symlinks followed (at most 40, as the kernel does), so that a save replaces
@@ -244,6 +271,36 @@ mod tests {
     use crate::game::Game;
     use crate::random::seeded;
     use crate::rules::Rules;
+
+    /// Regression (hostile-user review): a save protected with `chmod a-w` was replaced, since
+    /// renaming over a file needs only the directory's permission.
+    #[test]
+    fn a_read_only_file_is_never_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(SAVE_FILE);
+        std::fs::write(&path, "Score: 4\n").unwrap();
+        let mut permissions = std::fs::metadata(&path).unwrap().permissions();
+        permissions.set_readonly(true);
+        std::fs::set_permissions(&path, permissions).unwrap();
+        let error = write_atomic(&path, b"Score: 8\n").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "{}: the file is read-only; it is left alone",
+                path.display()
+            )
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "Score: 4\n");
+    }
+
+    #[test]
+    fn a_failed_save_names_the_file_asked_for_not_the_temporary_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("no-such-dir").join(SAVE_FILE);
+        let error = write_atomic(&path, b"Score: 0\n").unwrap_err().to_string();
+        let message = io::Error::from_raw_os_error(2).to_string();
+        assert_eq!(error, format!("{}: {message}", path.display()));
+    }
 
     #[test]
     fn save_then_read_gives_the_same_states() {

@@ -10,9 +10,8 @@
 use crate::ai::{Advice, AnyPlayer, Expectimax, SearchConfig, Solution, choose_on_board};
 use crate::direction::Direction;
 use crate::game::{Game, Status, Timeline};
-use crate::named::Named;
 use crate::random::GameRng;
-use crate::rules::{Rules, Score, Turn, Variant};
+use crate::rules::{Rules, Score, Turn};
 use crate::size::Size;
 use std::collections::BTreeMap;
 use std::convert::Infallible;
@@ -33,17 +32,12 @@ pub trait Store {
     /// The saved game, or `None` if there is none.
     fn load(&mut self) -> Result<Option<Timeline>, Self::Error>;
 
-    /// The best score recorded for `variant` on `size`.
-    fn best(&self, variant: Variant, size: usize) -> Option<Score>;
+    /// The best score recorded under `rules` (at their size; [`Rules::record_name`]).
+    fn best(&self, rules: &Rules) -> Option<Score>;
 
-    /// Records `score` for `variant` on `size` if it beats the best; an error only if the new
-    /// best could not be kept.
-    fn record_best(
-        &mut self,
-        variant: Variant,
-        size: usize,
-        score: Score,
-    ) -> Result<(), Self::Error>;
+    /// Records `score` under `rules` if it beats the best; an error only if the new best could
+    /// not be kept.
+    fn record_best(&mut self, rules: &Rules, score: Score) -> Result<(), Self::Error>;
 
     /// The solved table of `rules`, if the store has one (advice then gives exact odds).
     fn table(&mut self, _rules: &Rules) -> Option<Arc<Solution>> {
@@ -55,7 +49,7 @@ pub trait Store {
 #[derive(Debug, Default)]
 pub struct MemoryStore {
     saved: Option<Timeline>,
-    best: BTreeMap<(&'static str, usize), Score>,
+    best: BTreeMap<(String, usize), Score>,
 }
 
 impl MemoryStore {
@@ -81,17 +75,13 @@ impl Store for MemoryStore {
         Ok(self.saved.clone())
     }
 
-    fn best(&self, variant: Variant, size: usize) -> Option<Score> {
-        self.best.get(&(variant.name(), size)).copied()
+    fn best(&self, rules: &Rules) -> Option<Score> {
+        self.best.get(&(rules.record_name(), rules.size())).copied()
     }
 
-    fn record_best(
-        &mut self,
-        variant: Variant,
-        size: usize,
-        score: Score,
-    ) -> Result<(), Infallible> {
-        let best = self.best.entry((variant.name(), size)).or_insert(score);
+    fn record_best(&mut self, rules: &Rules, score: Score) -> Result<(), Infallible> {
+        let key = (rules.record_name(), rules.size());
+        let best = self.best.entry(key).or_insert(score);
         *best = (*best).max(score);
         Ok(())
     }
@@ -323,7 +313,7 @@ impl<S: Store> Session<S> {
             }
             Command::Resume => match self.store.load() {
                 Ok(Some(timeline)) => (
-                    State::Game(Game::from_timeline(self.settings.rules, timeline)),
+                    State::Game(Game::resume(self.settings.rules, timeline)),
                     Vec::new(),
                 ),
                 Ok(None) => (State::Menu, vec![Event::NoSavedGame]),
@@ -407,7 +397,7 @@ impl<S: Store> Session<S> {
     fn best_shown(&self, game: &Game) -> Option<Score> {
         let rules = game.rules();
         rules.tracks_best().then(|| {
-            let stored = self.store.best(rules.variant(), rules.size());
+            let stored = self.store.best(rules);
             stored.map_or(game.score(), |best| best.max(game.score()))
         })
     }
@@ -417,10 +407,7 @@ impl<S: Store> Session<S> {
         if !rules.tracks_best() {
             return Vec::new();
         }
-        match self
-            .store
-            .record_best(rules.variant(), rules.size(), game.score())
-        {
+        match self.store.record_best(rules, game.score()) {
             Ok(()) => Vec::new(),
             Err(e) => vec![Event::BestNotSaved(e)],
         }
@@ -506,6 +493,6 @@ mod tests {
         };
         let score = game.score();
         s.handle(Command::Leave);
-        assert_eq!(s.store().best(Variant::Classic, 4), Some(score));
+        assert_eq!(s.store().best(&Rules::classic()), Some(score));
     }
 }

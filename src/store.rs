@@ -5,7 +5,7 @@ use crate::ai::Solution;
 use crate::ai::optimal::SolvedRules;
 use crate::best::BestScores;
 use crate::game::Timeline;
-use crate::rules::{Rules, Score, Variant};
+use crate::rules::{Rules, Score};
 use crate::save::{FileError, read_save, write_save};
 use crate::session::Store;
 use crate::tables::{default_name, read_table};
@@ -55,8 +55,8 @@ impl Store for FileStore {
         }
     }
 
-    fn best(&self, variant: Variant, size: usize) -> Option<Score> {
-        self.best.get(variant, size)
+    fn best(&self, rules: &Rules) -> Option<Score> {
+        self.best.get(rules)
     }
 
     fn table(&mut self, rules: &Rules) -> Option<Arc<Solution>> {
@@ -73,13 +73,8 @@ impl Store for FileStore {
         }
     }
 
-    fn record_best(
-        &mut self,
-        variant: Variant,
-        size: usize,
-        score: Score,
-    ) -> Result<(), FileError> {
-        if self.best.record(variant, size, score) {
+    fn record_best(&mut self, rules: &Rules, score: Score) -> Result<(), FileError> {
+        if self.best.record(rules, score) {
             self.best.save()?;
         }
         Ok(())

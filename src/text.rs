@@ -33,6 +33,9 @@ pub enum Problem {
     /// The file ends inside a board.
     #[error("the board is not closed by a line of '#'")]
     MissingBottomFrame,
+    /// A whole number that no tile can be: negative, or past the largest (2^63).
+    #[error("'{0}' is not a tile: tiles are powers of two from 2 to 2^63, and 0 is an empty cell")]
+    NoSuchTile(String),
     /// A file of one number per line does not hold a square number of them.
     #[error(
         "{0} numbers, one per line: a board needs n*n of them (9, 16, 25, 36, 49 or 64), optionally after a line holding n"
@@ -47,13 +50,13 @@ pub enum Problem {
     /// A row has the wrong number of cells.
     #[error("expected {expected} cells, found {found}")]
     CellCount {
-        /// The first row's count.
+        /// The count most rows have (the first row's, when no count is more common).
         expected: usize,
         /// This row's.
         found: usize,
     },
     /// The board is not square.
-    #[error("expected {expected} rows of {expected} cells, found {found} rows")]
+    #[error("expected {expected} rows of {expected} cells, found {found} row{}", if *found == 1 { "" } else { "s" })]
     RowCount {
         /// Cells per row.
         expected: usize,
@@ -274,10 +277,11 @@ pub fn end_message(status: Status, score: Score) -> Option<String> {
 }
 
 /// The lines of a text file: BOM, `\r` and trailing blanks removed.
-fn lines_of(text: &str) -> Vec<&str> {
-    text.strip_prefix('\u{feff}')
-        .unwrap_or(text)
-        .lines()
+pub(crate) fn lines_of(text: &str) -> Vec<&str> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // Lines end in LF, CRLF or (old Mac files) a lone CR.
+    text.split('\n')
+        .flat_map(|line| line.strip_suffix('\r').unwrap_or(line).split('\r'))
         .map(str::trim_end)
         .collect()
 }
@@ -285,7 +289,7 @@ fn lines_of(text: &str) -> Vec<&str> {
 /// Reads a save file: one or more states, each a score line (`Score: N` or a bare number) and a
 /// framed board, all of one size, in either order (see [`newest_first`]). Liberal in the shape
 /// (frames of any length, cells of any width or alignment, `0` for empty, `|` inside the frame,
-/// blank lines between states, CRLF, no final newline); strict in the content (cell counts,
+/// blank lines between states, CRLF or lone-CR line ends, no final newline); strict in the content (cell counts,
 /// powers of two, one size, whole-number scores, nothing else in the file).
 pub fn parse_save(text: &str) -> Result<Timeline, ParseError> {
     parse_framed(&lines_of(text), true)
@@ -316,18 +320,28 @@ fn parse_cell(text: &str) -> Result<u8, Problem> {
     if text.is_empty() {
         return Ok(0);
     }
-    let value: u64 = text
-        .parse()
-        .map_err(|_| Problem::NotNumber(shorten(text)))?;
+    let value: u64 = text.parse().map_err(|_| {
+        let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            Problem::NoSuchTile(shorten(text))
+        } else {
+            Problem::NotNumber(shorten(text))
+        }
+    })?;
     Ok(exponent_of(value)?)
 }
 
 /// `c` as it can be shown on a terminal: control characters in caret notation (`^[` for ESC,
-/// `^@` for NUL), so that echoing a key never sends the terminal a control sequence.
+/// `^@` for NUL), so that echoing a key never sends the terminal a control sequence; other
+/// control characters and the bidirectional controls (which would reorder the rest of the
+/// line, as U+202E does) as `\u{...}`.
 pub fn visible(c: char) -> String {
     match c {
         '\u{0}'..='\u{1f}' => format!("^{}", char::from(c as u8 + 64)),
         '\u{7f}' => "^?".to_string(),
+        '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => {
+            c.escape_unicode().to_string()
+        }
         c if c.is_control() => c.escape_unicode().to_string(),
         c => c.to_string(),
     }
@@ -562,6 +576,14 @@ fn parse_numbers(lines: &[&str]) -> Result<Snapshot, ParseError> {
     if token_lines.len() > 1 && token_lines.iter().all(|(_, tokens)| tokens.len() == 1) {
         token_lines = one_per_line(token_lines)?;
     }
+    // n*n numbers on one line: the rows one after the other.
+    if let [(line, tokens)] = token_lines.as_slice()
+        && let Some(n) = side_of(tokens.len())
+        && declared.is_none_or(|(_, size)| size == n)
+    {
+        let line = *line;
+        token_lines = tokens.chunks(n).map(|row| (line, row.to_vec())).collect();
+    }
     let mut rows: Vec<(usize, Vec<u8>)> = Vec::new();
     for (line, tokens) in token_lines {
         let row: Vec<u8> = tokens
@@ -582,7 +604,17 @@ fn parse_numbers(lines: &[&str]) -> Result<Snapshot, ParseError> {
             },
         );
     }
-    let per_row = rows.first().map_or(0, |(_, r)| r.len());
+    // The row length most rows agree on (the first row's on a tie), so that a message names
+    // the odd row out rather than the rows after an odd first one.
+    let lengths: Vec<usize> = rows.iter().map(|(_, r)| r.len()).collect();
+    let per_row = lengths
+        .iter()
+        .copied()
+        .max_by_key(|&len| {
+            let count = lengths.iter().filter(|&&l| l == len).count();
+            (count, len == lengths[0])
+        })
+        .unwrap_or(0);
     for (line, row) in &rows {
         if row.len() != per_row {
             return fail(
@@ -612,12 +644,17 @@ fn parse_numbers(lines: &[&str]) -> Result<Snapshot, ParseError> {
     Ok(Snapshot { board, score: 0 })
 }
 
+/// The side of a square board of `count` cells, if there is one.
+fn side_of(count: usize) -> Option<usize> {
+    (Size::MIN..=Size::MAX).find(|n| n * n == count)
+}
+
 /// Regroups lines of one number each into the rows of a square board: n*n of them, or n and
 /// then n*n. Parse errors of a cell still name the cell's own line.
 fn one_per_line(
     mut token_lines: Vec<(usize, Vec<&str>)>,
 ) -> Result<Vec<(usize, Vec<&str>)>, ParseError> {
-    let side = |count: usize| (Size::MIN..=Size::MAX).find(|n| n * n == count);
+    let side = side_of;
     let count = token_lines.len();
     let n = if let Some(n) = side(count) {
         n
@@ -705,6 +742,7 @@ Score: 4
         );
         assert_eq!(parse_save(&text).unwrap(), timeline);
         assert_eq!(parse_save(&text.replace('\n', "\r\n")).unwrap(), timeline);
+        assert_eq!(parse_save(&text.replace('\n', "\r")).unwrap(), timeline);
     }
 
     fn save_error(text: &str) -> ParseError {
@@ -802,6 +840,16 @@ Score: 4
             err.to_string(),
             "line 1: expected 5 rows of 5 cells, found 3 rows"
         );
+        // n*n numbers on one line, and lines that end in a lone CR (old Mac files).
+        let one_line = parse_board_file("2 0 0 0 4 0 0 0 8\n").unwrap();
+        assert_eq!(
+            one_line.current().board.values(),
+            vec![vec![2, 0, 0], vec![0, 4, 0], vec![0, 0, 8]]
+        );
+        let sized_line = parse_board_file("3\n2 0 0 0 4 0 0 0 8").unwrap();
+        assert_eq!(sized_line, one_line);
+        let cr = parse_board_file("0 0 0 0\r0 0 2 0\r0 0 0 0\r4 4 0 0\r").unwrap();
+        assert_eq!(cr.current().board, example_board());
         let err = parse_board_file("1\n2 0 0\n0 0 0\n0 0 4\n").unwrap_err();
         assert_eq!(
             err.to_string(),
@@ -817,6 +865,15 @@ Score: 4
             parse_board_file(&bare).unwrap().current().board,
             example_board()
         );
+    }
+
+    #[test]
+    fn echoed_text_cannot_reorder_or_control_the_terminal() {
+        assert_eq!(visible('\u{1b}'), "^[");
+        assert_eq!(visible('\u{202e}'), "\\u{202e}");
+        assert_eq!(visible('\u{2067}'), "\\u{2067}");
+        assert_eq!(visible('\u{85}'), "\\u{85}");
+        assert_eq!(visible('é'), "é");
     }
 
     #[test]
@@ -836,7 +893,23 @@ Score: 4
             "line 2: board size 2 is not between 3 and 8"
         );
         let err = parse_board_file("0 0 0\n0 -2 0\n0 0 0\n").unwrap_err();
-        assert_eq!(err.to_string(), "line 2: '-2' is not a number");
+        assert_eq!(
+            err.to_string(),
+            "line 2: '-2' is not a tile: tiles are powers of two from 2 to 2^63, and 0 is an empty cell"
+        );
+        let err = parse_board_file("0 0 0\n0 18446744073709551616 0\n0 0 0\n").unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("line 2: '18446744073709551616' is not a tile")
+        );
+        // The odd row out is named, even when it is the first.
+        let err = parse_board_file("2 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n").unwrap_err();
+        assert_eq!(err.to_string(), "line 1: expected 4 cells, found 3");
+        let err = parse_board_file("2 0 0 0 4 0 0 0 8 0").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 1: expected 10 rows of 10 cells, found 1 row"
+        );
         assert_eq!(
             parse_board_file("\n\n").unwrap_err().problem,
             Problem::Empty

@@ -3,7 +3,7 @@
 //! killed mid-write leaves the previous one whole) and read only when whole and matching (see
 //! [`Network::from_bytes`]).
 
-use crate::ai::Network;
+use crate::ai::{Network, NetworkError};
 use crate::save::{FileError, write_atomic};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -21,6 +21,15 @@ pub enum WeightsFileError {
     /// There is no file.
     #[error("{}: no such weight file", .0.display())]
     Missing(PathBuf),
+    /// The file is a weight file cut short or changed since it was written (its checksum does
+    /// not match): whatever it held is lost, and it is never replaced without the user's word.
+    #[error("{}: {problem}", .path.display())]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        problem: String,
+    },
     /// The file is there but is not a usable network.
     #[error("{}: {problem}", .path.display())]
     Unusable {
@@ -59,7 +68,13 @@ pub fn read_weights(path: &Path) -> Result<Network, WeightsFileError> {
     std::fs::File::open(path)
         .and_then(|f| f.take(MAX_WEIGHT_BYTES).read_to_end(&mut bytes))
         .map_err(|e| fail(e.to_string()))?;
-    Network::from_bytes(&bytes).map_err(|e| fail(e.to_string()))
+    Network::from_bytes(&bytes).map_err(|e| match e {
+        NetworkError::Checksum => WeightsFileError::Damaged {
+            path: path.to_path_buf(),
+            problem: e.to_string(),
+        },
+        _ => fail(e.to_string()),
+    })
 }
 
 /// Writes `network` to `path` atomically, making its directory if needed.

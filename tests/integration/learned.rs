@@ -262,9 +262,26 @@ fn damaged_and_foreign_weight_files_are_refused_and_left_alone() {
             "{name}: {}",
             ran.stderr
         );
-        // A damaged file is not resumed either, and never rewritten.
+        // A damaged file is not resumed either, and never rewritten: not even --restart
+        // replaces it, and the message says so instead of suggesting it.
         let resumed = run.run(&["train", "--games", "5", "--out", name, "--resume"], "");
         assert_eq!(resumed.code, 2, "{name}");
+        for extra in [&[][..], &["--restart"]] {
+            let args = [
+                &["train", "--games", "5", "--tuples", "2x4", "--out", name],
+                extra,
+            ];
+            let trained = run.run(&args.concat(), "");
+            assert_eq!(trained.code, 2, "{name} {extra:?}");
+            assert!(
+                trained.stderr.starts_with(&format!("power11: {name}"))
+                    && (problem != "damaged" || trained.stderr.contains(problem))
+                    && trained.stderr.contains("it is left alone")
+                    && !trained.stderr.contains("--restart"),
+                "{name} {extra:?}: {}",
+                trained.stderr
+            );
+        }
         assert!(std::fs::read(run.path(name)).unwrap() == bytes, "{name}");
     }
 }
@@ -427,9 +444,18 @@ fn training_refuses_what_it_could_not_keep_before_it_starts() {
     let run = Run::new();
     std::fs::create_dir(run.path("dir")).unwrap();
     std::fs::write(run.path("notes.txt"), "my notes\n").unwrap();
+    // A weight file protected with `chmod a-w`: its checkpoints would be refused.
+    train(&run, "kept.p11w", "5");
+    let mut permissions = std::fs::metadata(run.path("kept.p11w"))
+        .unwrap()
+        .permissions();
+    permissions.set_readonly(true);
+    std::fs::set_permissions(run.path("kept.p11w"), permissions).unwrap();
     // A legal name whose checkpoint's temporary file name would be too long.
     let long = "w".repeat(250);
     for (args, says) in [
+        (vec!["--out", "kept.p11w", "--resume"], "is read-only"),
+        (vec!["--out", "kept.p11w", "--restart"], "is read-only"),
         (vec!["--out", "dir"], "is a directory"),
         (vec!["--out", "notes.txt"], "is not a weight file"),
         (

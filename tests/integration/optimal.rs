@@ -91,12 +91,55 @@ fn out_writes_the_table_where_asked() {
     .stdout(predicate::str::starts_with(
         "optimal win probability: 1.000000\n",
     ))
-    .stdout(predicate::str::ends_with("table: t.table\n"));
+    .stdout(predicate::str::ends_with("table: t.table\n"))
+    // Off a terminal there is no progress bar: one line says what the pause is.
+    .stderr(
+        "power11: solving 3x3, goal 32, new tiles 2 or 4, start 2 2s or 4s exactly, once: the \
+         table goes to t.table\n",
+    );
     assert!(run.path("t.table").is_file());
     assert!(
         !run.path("data").exists(),
         "nothing written to the data directory"
     );
+}
+
+#[test]
+fn out_never_replaces_a_file_that_is_not_this_table() {
+    let run = Run::new();
+    let small = ["solve", "--size", "3", "--goal", "16", "--out"];
+    // A save, another rule set's table, a damaged table: each is refused and left as it was.
+    std::fs::write(run.path("game.saved"), "Score: 4\n").unwrap();
+    power11(&run, &[&small[..], &["other.table"]].concat(), "")
+        .assert()
+        .success();
+    std::fs::copy(run.path("other.table"), run.path("damaged.table")).unwrap();
+    let mut damaged = std::fs::read(run.path("damaged.table")).unwrap();
+    let middle = damaged.len() / 2;
+    damaged[middle] ^= 0x55;
+    std::fs::write(run.path("damaged.table"), &damaged).unwrap();
+    let goal32 = ["solve", "--size", "3", "--goal", "32", "--out"];
+    for (args, file) in [
+        (&goal32, "game.saved"),
+        (&goal32, "other.table"),
+        (&small, "damaged.table"),
+    ] {
+        let before = std::fs::read(run.path(file)).unwrap();
+        power11(&run, &[&args[..], &[file]].concat(), "")
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::starts_with(format!("power11: {file}: ")))
+            .stderr(predicate::str::ends_with(
+                "; it is left alone (choose another --out, or remove it to solve again)\n",
+            ));
+        assert_eq!(std::fs::read(run.path(file)).unwrap(), before, "{file}");
+    }
+    // This rule set's own table is read, not solved again.
+    power11(&run, &[&small[..], &["other.table"]].concat(), "")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("read from the table"));
 }
 
 #[test]

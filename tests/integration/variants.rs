@@ -181,6 +181,26 @@ fn classic_offers_keep_playing_and_goes_past_2048() {
     assert_eq!(ran.stdout.matches("YOU WON").count(), 1);
 }
 
+/// Regression (hostile-user review): a classic game saved after keeping on past 2048 offered
+/// the goal again when resumed, and the offer swallowed the next key.
+#[test]
+fn a_resumed_classic_game_past_2048_keeps_playing_without_the_offer() {
+    let run = Run::new();
+    let near_win = fixture_arg("near_win.txt");
+    let first = run.run(
+        &["--variant", "classic", "--board", &near_win, "--seed", "2"],
+        "l\nk\nd\ns\nq\nq\n",
+    );
+    assert_eq!(first.stdout.matches("YOU WON").count(), 1);
+    assert!(run.path("power11.saved").is_file());
+    let resumed = run.run(&["--variant", "classic", "--seed", "3"], "r\nu\nq\nq\n");
+    assert!(!resumed.stdout.contains("YOU WON"), "{}", resumed.stdout);
+    // The first key after resuming is a move: two screens, the saved board and the next one.
+    let shown = screens(&resumed.stdout);
+    assert_eq!(shown.len(), 2, "{}", resumed.stdout);
+    assert_ne!(shown[0].1, shown[1].1, "{}", resumed.stdout);
+}
+
 #[test]
 fn classic_n_after_winning_starts_a_new_game() {
     let ran = run(
@@ -224,10 +244,32 @@ fn classic_keeps_the_best_score_across_two_runs() {
     // Power-11's screen has no Best line, and the file is not touched by it.
     let power = run.run(&["--seed", "1"], "h\n");
     assert!(!power.stdout.contains("Best:"));
+    // Other rules keep a record of their own (regression, hostile-user review: a game scored
+    // by moves showed, and could beat, the best score of games scored by merges).
+    let by_moves = run.run(
+        &["--variant", "classic", "--score", "moves", "--seed", "1"],
+        "n\nl\nr\nq\nq\n",
+    );
+    assert!(
+        by_moves.stdout.contains("Score: 0\nBest: 0\n"),
+        "{}",
+        by_moves.stdout
+    );
+    assert!(
+        !by_moves.stdout.contains("Best: 2048"),
+        "{}",
+        by_moves.stdout
+    );
+    let stored = std::fs::read_to_string(run.path("data/best-scores.txt")).unwrap();
+    let best_by_moves = screens(&by_moves.stdout).last().unwrap().0;
+    assert_eq!(
+        stored,
+        format!("classic 4 2048\nclassic/score-moves 4 {best_by_moves}\n")
+    );
 }
 
 #[test]
-fn damaged_best_score_file_is_reported_once_and_replaced() {
+fn damaged_best_score_file_is_reported_once_and_its_bad_line_kept() {
     let run = Run::new();
     std::fs::create_dir(run.path("data")).unwrap();
     std::fs::write(run.path("data/best-scores.txt"), "garbage here\n").unwrap();
@@ -248,8 +290,10 @@ fn damaged_best_score_file_is_reported_once_and_replaced() {
         1
     );
     assert!(ran.stdout.contains("YOU WON"));
+    // The line it could not read is written back as it was, after the new record
+    // (regression, hostile-user review: it was dropped, a silent repair).
     let stored = std::fs::read_to_string(run.path("data/best-scores.txt")).unwrap();
-    assert_eq!(stored, "classic 4 2048\n");
+    assert_eq!(stored, "classic 4 2048\ngarbage here\n");
 }
 
 #[test]
