@@ -14,7 +14,7 @@ use crate::board::Board;
 use crate::direction::Direction;
 use crate::grid::{Grid, OnGrid};
 use crate::packed::on_fastest;
-use crate::rules::{Rules, SpawnSite};
+use crate::rules::{Rules, Spawn, SpawnSite};
 use rand::Rng;
 use rustc_hash::FxHashMap;
 use std::cell::Cell;
@@ -68,11 +68,12 @@ pub const SEARCH_REVISION: u32 = 3;
 
 /// The largest search tree, in chance nodes, that [`Expectimax::small_tree`] searches again one
 /// move deeper. A move deeper costs several times the last search, so this keeps the extra
-/// work to a few thousand nodes a decision: Power-11 Hard took 2.19 ms/move without it.
+/// work to a few thousand nodes a decision: Power-11 Hard took 2.19 ms/move without it, 2.70
+/// with it, and 3.14 with 1000.
 pub const SMALL_TREE: usize = 500;
 
-/// The deepest a time budget (or a small tree) lets the search go: past this, the probability cutoff has pruned
-/// almost every line anyway.
+/// The deepest a time budget (or a small tree) lets the search go: past this, the probability
+/// cutoff has pruned almost every line anyway.
 pub const MAX_BUDGET_DEPTH: u32 = 12;
 
 /// How many max nodes the search visits between two looks at the clock.
@@ -181,10 +182,15 @@ impl Expectimax {
     /// crowded board, and crowded boards branch little: their trees are the small ones, and a
     /// move more of look-ahead costs little there. The rule follows the tree's size, not a
     /// guess from the tiles, so it is as reproducible as the rest of the policy. Measured on
-    /// Power-11 Hard (README, "Search revision 3"). Classic keeps the plain policy: its figures
-    /// are measured over far longer games, at a time per move of their own.
+    /// Power-11 Hard (README, "Small trees searched deeper"). Classic keeps the plain policy:
+    /// its figures are measured over far longer games, at a time per move of their own.
+    ///
+    /// Only new tiles at a random empty cell make chance nodes that the tree's size counts (the
+    /// transposition table holds those alone): under `--spawn edge` or `none` every tree would
+    /// look empty and be deepened to the ceiling, so those rules keep the plain policy too.
     pub fn small_tree<G: Grid>(&self, grid: &G, rules: &Rules) -> Option<usize> {
-        (self.config.depth.is_none() && grid.size() == 4 && rules.ends_at_goal())
+        let counted = matches!(rules.spawn(), Spawn::Random | Spawn::Twos);
+        (self.config.depth.is_none() && grid.size() == 4 && rules.ends_at_goal() && counted)
             .then_some(SMALL_TREE)
     }
 
@@ -451,6 +457,14 @@ mod tests {
         assert_eq!(policy.advise(&grid, &classic).unwrap().depth, usual);
         let easy = Rules::power11(5).unwrap();
         assert_eq!(policy.small_tree(&board5(), &easy), None);
+        // Spawn rules without chance nodes to count would look like empty trees.
+        for spawn in [Spawn::Edge, Spawn::None] {
+            assert_eq!(policy.small_tree(&grid, &hard.with_spawn(spawn)), None);
+        }
+        assert_eq!(
+            policy.small_tree(&grid, &hard.with_spawn(Spawn::Twos)),
+            Some(SMALL_TREE)
+        );
         let fixed = Expectimax::new(SearchConfig {
             depth: Some(2),
             ..SearchConfig::default()
