@@ -213,11 +213,12 @@ impl<R: BufRead, W: Write, S: Store> Console<R, W, S> {
     }
 }
 
-/// The command for a key typed during a game (case-insensitive).
+/// The command for a key typed during a game (case-insensitive; an unknown key is quoted as
+/// typed).
 fn game_reply(key: Key) -> Reply {
-    let c = match key {
+    let (typed, c) = match key {
         Key::Arrow(direction) => return Reply::Command(Command::Move(direction)),
-        Key::Char(c) => c.to_ascii_lowercase(),
+        Key::Char(c) => (c, c.to_ascii_lowercase()),
     };
     if let Some(direction) = Direction::from_key(c) {
         return Reply::Command(Command::Move(direction));
@@ -229,7 +230,7 @@ fn game_reply(key: Key) -> Reply {
         'q' => Reply::Command(Command::Leave),
         _ => Reply::Message(format!(
             "Unknown command '{}': type u, d, l, r, s, b, a or q.",
-            visible(c)
+            visible(typed)
         )),
     }
 }

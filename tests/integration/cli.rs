@@ -96,19 +96,20 @@ fn move_that_changes_nothing_is_not_made() {
 #[test]
 fn wrong_keys_at_the_menu_just_repeat_it_and_in_a_game_get_a_message() {
     // "x" and "wz" are three wrong keys at the menu: the menu three more times, no message.
-    // In the game, "z" is one unknown key, "" is no key at all, "up" is Up then an unknown 'p'.
-    let ran = run(&["--seed", "1"], "x\nwz\nh\nz\n\nup\n");
+    // In the game, "Z" is one unknown key (quoted as typed: regression, it was shown as 'z'),
+    // "" is no key at all, "up" is Up then an unknown 'p'.
+    let ran = run(&["--seed", "1"], "x\nwz\nh\nZ\n\nup\n");
     assert!(ran.stdout.starts_with(&MENU.repeat(4)));
     assert!(!ran.stdout.contains("Unknown choice"));
     assert!(
         ran.stdout
-            .contains("Unknown command 'z': type u, d, l, r, s, b, a or q.\nScore: 0\n")
+            .contains("Unknown command 'Z': type u, d, l, r, s, b, a or q.\nScore: 0\n")
     );
     assert!(
         ran.stdout
             .contains("Unknown command 'p': type u, d, l, r, s, b, a or q.\nScore: ")
     );
-    // h, z, u, p: four game screens; the blank line printed nothing.
+    // h, Z, u, p: four game screens; the blank line printed nothing.
     assert_eq!(screens(&ran.stdout).len(), 4);
     assert_eq!(ran.stdout.matches("Unknown command").count(), 2);
 }
