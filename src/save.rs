@@ -111,10 +111,14 @@ fn read_text(path: &Path) -> Result<String, FileError> {
     }
     String::from_utf8(bytes).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
-        let line = 1 + e.as_bytes()[..valid]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
+        // Lines counted as the parsers count them (`text::lines_of`): by LF, or by CR in a
+        // file with no LF at all.
+        let end = if e.as_bytes().contains(&b'\n') {
+            b'\n'
+        } else {
+            b'\r'
+        };
+        let line = 1 + e.as_bytes()[..valid].iter().filter(|&&b| b == end).count();
         FileError::NotText {
             path: path.to_path_buf(),
             line,
@@ -333,6 +337,13 @@ mod tests {
                 .unwrap_err()
                 .to_string()
                 .ends_with("bad.saved:2: not text (invalid UTF-8)")
+        );
+        // A file with no LF counts its lines by CR, as the parsers read it.
+        std::fs::write(&path, b"Score: 1\r#####\r#\xff\r").unwrap();
+        let msg = read_save(&path).unwrap_err().to_string();
+        assert!(
+            msg.ends_with("bad.saved:3: not text (invalid UTF-8)"),
+            "{msg}"
         );
         let missing = dir.path().join("nope");
         assert!(matches!(

@@ -9,6 +9,8 @@ use crate::named::Named;
 use crate::rules::{Rules, Score};
 use crate::session::{AdviceReport, MenuStyle};
 use crate::size::Size;
+use std::cmp::Reverse;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use thiserror::Error;
 
@@ -36,6 +38,11 @@ pub enum Problem {
     /// A whole number that no tile can be: negative, or past the largest (2^63).
     #[error("'{0}' is not a tile: tiles are powers of two from 2 to 2^63, and 0 is an empty cell")]
     NoSuchTile(String),
+    /// A file of one line holds more numbers than a row can, and not a square number of them.
+    #[error(
+        "{0} numbers on one line: a board needs n*n of them (9, 16, 25, 36, 49 or 64), or n lines of n"
+    )]
+    OneLineCount(usize),
     /// A file of one number per line does not hold a square number of them.
     #[error(
         "{0} numbers, one per line: a board needs n*n of them (9, 16, 25, 36, 49 or 64), optionally after a line holding n"
@@ -50,7 +57,7 @@ pub enum Problem {
     /// A row has the wrong number of cells.
     #[error("expected {expected} cells, found {found}")]
     CellCount {
-        /// The count most rows have (the first row's, when no count is more common).
+        /// The count most rows have (on a tie, the one that comes first in the file).
         expected: usize,
         /// This row's.
         found: usize,
@@ -276,14 +283,16 @@ pub fn end_message(status: Status, score: Score) -> Option<String> {
     }
 }
 
-/// The lines of a text file: BOM, `\r` and trailing blanks removed.
+/// The lines of a text file: BOM, `\r` and trailing blanks removed. Lines end in LF or CRLF
+/// (any CRs before the LF are trailing blanks); a file with no LF at all (an old Mac file) ends
+/// them in CR.
 pub(crate) fn lines_of(text: &str) -> Vec<&str> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    // Lines end in LF, CRLF or (old Mac files) a lone CR.
-    text.split('\n')
-        .flat_map(|line| line.strip_suffix('\r').unwrap_or(line).split('\r'))
-        .map(str::trim_end)
-        .collect()
+    if text.contains('\n') {
+        text.lines().map(str::trim_end).collect()
+    } else {
+        text.split_terminator('\r').map(str::trim_end).collect()
+    }
 }
 
 /// Reads a save file: one or more states, each a score line (`Score: N` or a bare number) and a
@@ -339,7 +348,7 @@ pub fn visible(c: char) -> String {
     match c {
         '\u{0}'..='\u{1f}' => format!("^{}", char::from(c as u8 + 64)),
         '\u{7f}' => "^?".to_string(),
-        '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => {
+        '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => {
             c.escape_unicode().to_string()
         }
         c if c.is_control() => c.escape_unicode().to_string(),
@@ -576,13 +585,19 @@ fn parse_numbers(lines: &[&str]) -> Result<Snapshot, ParseError> {
     if token_lines.len() > 1 && token_lines.iter().all(|(_, tokens)| tokens.len() == 1) {
         token_lines = one_per_line(token_lines)?;
     }
-    // n*n numbers on one line: the rows one after the other.
-    if let [(line, tokens)] = token_lines.as_slice()
-        && let Some(n) = side_of(tokens.len())
-        && declared.is_none_or(|(_, size)| size == n)
-    {
+    // n*n numbers on one line: the rows one after the other. More numbers than the widest row
+    // has, and not n*n of them, are counted in the message.
+    if let [(line, tokens)] = token_lines.as_slice() {
         let line = *line;
-        token_lines = tokens.chunks(n).map(|row| (line, row.to_vec())).collect();
+        match side_of(tokens.len()) {
+            Some(n) if declared.is_none_or(|(_, size)| size == n) => {
+                token_lines = tokens.chunks(n).map(|row| (line, row.to_vec())).collect();
+            }
+            None if tokens.len() > Size::MAX => {
+                return fail(line, Problem::OneLineCount(tokens.len()));
+            }
+            _ => {}
+        }
     }
     let mut rows: Vec<(usize, Vec<u8>)> = Vec::new();
     for (line, tokens) in token_lines {
@@ -604,17 +619,16 @@ fn parse_numbers(lines: &[&str]) -> Result<Snapshot, ParseError> {
             },
         );
     }
-    // The row length most rows agree on (the first row's on a tie), so that a message names
-    // the odd row out rather than the rows after an odd first one.
-    let lengths: Vec<usize> = rows.iter().map(|(_, r)| r.len()).collect();
+    // The row length most rows agree on (on a tie, the one that comes first in the file), so
+    // that a message names the odd row out rather than the rows after an odd first one.
+    let mut lengths: BTreeMap<usize, (usize, Reverse<usize>)> = BTreeMap::new();
+    for (i, (_, row)) in rows.iter().enumerate() {
+        lengths.entry(row.len()).or_insert((0, Reverse(i))).0 += 1;
+    }
     let per_row = lengths
         .iter()
-        .copied()
-        .max_by_key(|&len| {
-            let count = lengths.iter().filter(|&&l| l == len).count();
-            (count, len == lengths[0])
-        })
-        .unwrap_or(0);
+        .max_by_key(|(_, seen)| **seen)
+        .map_or(0, |(&len, _)| len);
     for (line, row) in &rows {
         if row.len() != per_row {
             return fail(
@@ -743,6 +757,8 @@ Score: 4
         assert_eq!(parse_save(&text).unwrap(), timeline);
         assert_eq!(parse_save(&text.replace('\n', "\r\n")).unwrap(), timeline);
         assert_eq!(parse_save(&text.replace('\n', "\r")).unwrap(), timeline);
+        // Regression (review): CR CR LF (a CRLF file converted twice) reads as before.
+        assert_eq!(parse_save(&text.replace('\n', "\r\r\n")).unwrap(), timeline);
     }
 
     fn save_error(text: &str) -> ParseError {
@@ -872,6 +888,7 @@ Score: 4
         assert_eq!(visible('\u{1b}'), "^[");
         assert_eq!(visible('\u{202e}'), "\\u{202e}");
         assert_eq!(visible('\u{2067}'), "\\u{2067}");
+        assert_eq!(visible('\u{61c}'), "\\u{61c}");
         assert_eq!(visible('\u{85}'), "\\u{85}");
         assert_eq!(visible('é'), "é");
     }
@@ -908,7 +925,23 @@ Score: 4
         let err = parse_board_file("2 0 0 0 4 0 0 0 8 0").unwrap_err();
         assert_eq!(
             err.to_string(),
-            "line 1: expected 10 rows of 10 cells, found 1 row"
+            "line 1: 10 numbers on one line: a board needs n*n of them (9, 16, 25, 36, 49 or 64), or n lines of n"
+        );
+        let err = parse_board_file("2 0 0 0").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 1: expected 4 rows of 4 cells, found 1 row"
+        );
+        // On a tie the length that comes first wins: the first row is the odd one.
+        let err = parse_board_file("2 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0 0\n0 0 0 0 0\n").unwrap_err();
+        assert_eq!(err.to_string(), "line 1: expected 4 cells, found 3");
+        // Regression (review): rows were compared with every other row, so a file of many
+        // rows took time growing with their square before any message.
+        let many = "2 2\n".repeat(200_000);
+        let err = parse_board_file(&many).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 200000: expected 2 rows of 2 cells, found 200000 rows"
         );
         assert_eq!(
             parse_board_file("\n\n").unwrap_err().problem,

@@ -187,11 +187,13 @@ impl Expectimax {
     ///
     /// Only new tiles at a random empty cell make chance nodes that the tree's size counts (the
     /// transposition table holds those alone): under `--spawn edge` or `none` every tree would
-    /// look empty and be deepened to the ceiling, so those rules keep the plain policy too.
+    /// look empty and be deepened to the ceiling, so those rules keep the plain policy too. A
+    /// time budget (`--ms-per-move`) decides the depth by itself: it deepens small trees within
+    /// its budget, where this rule's searches have no deadline.
     pub fn small_tree<G: Grid>(&self, grid: &G, rules: &Rules) -> Option<usize> {
         let counted = matches!(rules.spawn(), Spawn::Random | Spawn::Twos);
-        (self.config.depth.is_none() && grid.size() == 4 && rules.ends_at_goal() && counted)
-            .then_some(SMALL_TREE)
+        let untimed = self.config.depth.is_none() && self.config.time_budget.is_none();
+        (untimed && grid.size() == 4 && rules.ends_at_goal() && counted).then_some(SMALL_TREE)
     }
 
     /// The search at `depth`; `None` if no move changes the board or `deadline` passed first.
@@ -470,6 +472,11 @@ mod tests {
             ..SearchConfig::default()
         });
         assert_eq!(fixed.small_tree(&grid, &hard), None);
+        let timed = Expectimax::new(SearchConfig {
+            time_budget: Some(Duration::from_millis(1)),
+            ..SearchConfig::default()
+        });
+        assert_eq!(timed.small_tree(&grid, &hard), None);
         assert_eq!(fixed.advise(&grid, &hard).unwrap().depth, 2);
     }
 
@@ -545,14 +552,20 @@ mod tests {
 
     #[test]
     fn a_budget_too_small_to_go_deeper_gives_the_usual_advice() {
-        // The search at the policy's depth always finishes; nothing deeper fits in 1 ns.
+        // The search at the policy's first depth always finishes; nothing deeper fits in 1 ns
+        // (and a time budget leaves small trees to its own deepening).
         let rules = Rules::power11(4).unwrap();
-        let usual = Expectimax::default().advise_board(&early(), &rules);
+        let grid = crate::packed::PackedBoard::<4>::from_board(&early()).unwrap();
+        let policy = Expectimax::default();
+        let usual = policy.advise_at(&grid, &rules, policy.depth_for(&grid), None);
         let hurried = Expectimax::new(SearchConfig {
             time_budget: Some(Duration::from_nanos(1)),
             ..SearchConfig::default()
         });
-        assert_eq!(hurried.advise_board(&early(), &rules), usual);
+        assert_eq!(
+            hurried.advise_board(&early(), &rules),
+            usual.map(|(advice, _)| advice)
+        );
     }
 
     #[test]
