@@ -668,13 +668,12 @@ fn side_of(count: usize) -> Option<usize> {
 fn one_per_line(
     mut token_lines: Vec<(usize, Vec<&str>)>,
 ) -> Result<Vec<(usize, Vec<&str>)>, ParseError> {
-    let side = side_of;
     let count = token_lines.len();
-    let n = if let Some(n) = side(count) {
+    let n = if let Some(n) = side_of(count) {
         n
     } else {
         let declared = token_lines[0].1[0].parse::<usize>().ok();
-        let Some(n) = side(count - 1).filter(|&n| declared == Some(n)) else {
+        let Some(n) = side_of(count - 1).filter(|&n| declared == Some(n)) else {
             return fail(token_lines[count - 1].0, Problem::NumberCount(count));
         };
         token_lines.remove(0);

@@ -145,6 +145,9 @@ impl Expectimax {
     pub fn advise<G: Grid>(&self, grid: &G, rules: &Rules) -> Option<Advice> {
         let started = Instant::now();
         let (mut advice, mut tree) = self.advise_at(grid, rules, self.depth_for(grid), None)?;
+        // Only the usual search sizes the next decision's table: a deeper one would make the
+        // next decision clear a table far larger than it needs.
+        LAST_CACHE_LEN.set(tree);
         // Small trees are searched again one move deeper, while they stay small.
         if let Some(small) = self.small_tree(grid, rules) {
             while tree <= small && !advice.wins && advice.depth < MAX_BUDGET_DEPTH {
@@ -232,11 +235,6 @@ impl Expectimax {
             ranked.push((direction, value, false));
         }
         let tree = search.cache.len();
-        if deadline.is_none() && depth == self.depth_for(grid) {
-            // Only the usual search sizes the next one: a deeper one would make the next
-            // decision clear a table far larger than it needs.
-            LAST_CACHE_LEN.set(tree);
-        }
         if search.out_of_time {
             return None;
         }

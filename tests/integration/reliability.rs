@@ -44,6 +44,30 @@ fn saving_writes_through_a_link_and_keeps_the_mode() {
     assert!(temporary_files(run.dir.path()).is_empty());
 }
 
+/// Regression (hostile-user review): a save protected with `chmod a-w` was replaced, since
+/// renaming over a file needs only the directory's permission.
+#[test]
+fn a_read_only_save_is_left_alone() {
+    let run = Run::new();
+    std::fs::write(run.path("power11.saved"), "mine").unwrap();
+    std::fs::set_permissions(
+        run.path("power11.saved"),
+        std::fs::Permissions::from_mode(0o444),
+    )
+    .unwrap();
+    power11(&run, &["--seed", "1"], "h\nl\ns\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Could not save the game: power11.saved: the file is read-only; it is left alone\n",
+        ));
+    assert_eq!(
+        std::fs::read_to_string(run.path("power11.saved")).unwrap(),
+        "mine"
+    );
+    assert!(temporary_files(run.dir.path()).is_empty());
+}
+
 /// Regression (item 5): reads were unbounded: a save linked to /dev/zero grew memory past
 /// 3 GB, a FIFO blocked `r` forever, a 1 GB sparse board file took seconds to refuse.
 #[test]
