@@ -96,6 +96,13 @@ fn the_hard_seed_revision_2_lost_is_won() {
     assert_autoplay_wins(&["--autoplay", "expectimax", "--seed", "7513767510407731570"]);
 }
 
+/// Regression (search revision 4): game 958 of `bench --player expectimax --games 1000 --seed
+/// 1`, which revision 3 lost at 1024, won by deepening trees of up to 750 nodes, not 500.
+#[test]
+fn the_hard_seed_revision_3_lost_is_won() {
+    assert_autoplay_wins(&["--autoplay", "expectimax", "--seed", "10759600445900817924"]);
+}
+
 /// Runs an autoplay game and checks that it is consistent and ends won.
 fn assert_autoplay_wins(args: &[&str]) -> crate::common::Ran {
     let ran = run(args, "");
