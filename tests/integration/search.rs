@@ -64,7 +64,8 @@ fn late_classic() -> Board {
 }
 
 /// A crowded Power-11 Hard position (from the game search revision 2 lost, seed
-/// 7513767510407731570): its searches' trees are small, so revision 3 searches them deeper.
+/// 7513767510407731570): its searches' trees are small, so revisions 3 and later search them
+/// deeper.
 fn crowded_hard() -> Board {
     Board::from_values(&[
         vec![1024, 32, 8, 2],
