@@ -5,8 +5,9 @@
 
 use crate::ai::optimal::{Phase, SolvedRules};
 use crate::ai::{
-    AnyPlayer, CROWDED_EMPTY_CELLS, DEFAULT_LEARNED_DEPTH, MAX_BUDGET_MS, MAX_FIXED_DEPTH,
-    MAX_LEARNED_DEPTH, Network, PlayerKind, SearchConfig, Solution, Stages, TupleSet,
+    AnyPlayer, CROWDED_EMPTY_CELLS, DEFAULT_LEARNED_DEPTH, KEEP_PLAYING_LEARNED_DEPTH,
+    MAX_BUDGET_MS, MAX_FIXED_DEPTH, MAX_LEARNED_DEPTH, Network, PlayerKind, SearchConfig, Solution,
+    Stages, TupleSet,
 };
 use crate::bench::{self, BenchConfig};
 use crate::best::{BestScores, data_dir};
@@ -700,8 +701,7 @@ fn player_for(
     if kind == PlayerKind::Learned {
         if ms_per_move.is_some() {
             return usage(format!(
-                "--ms-per-move times the expectimax search; the learned player searches {DEFAULT_LEARNED_DEPTH} moves deep ({} on boards with at most {CROWDED_EMPTY_CELLS} empty cells) or --depth 1 to {MAX_LEARNED_DEPTH}",
-                DEFAULT_LEARNED_DEPTH + 1
+                "--ms-per-move times the expectimax search; the learned player searches {DEFAULT_LEARNED_DEPTH} moves deep in games that end at their goal and {KEEP_PLAYING_LEARNED_DEPTH} in others (one more on boards with at most {CROWDED_EMPTY_CELLS} empty cells), or --depth 1 to {MAX_LEARNED_DEPTH}"
             ));
         }
         if let Some(d) = depth.filter(|&d| d > MAX_LEARNED_DEPTH) {

@@ -64,8 +64,10 @@ pub const MAX_BUDGET_MS: u64 = 60_000;
 /// 2 leans chance nodes toward their worst outcome in games that end at their goal
 /// ([`super::chance`]), for this search and the learned player's; 3 searches small trees one
 /// move deeper on 4x4 boards in games that end at their goal ([`Expectimax::small_tree`]);
-/// 4 raises the size of tree it deepens from 500 to 750 chance nodes ([`SMALL_TREE`]).
-pub const SEARCH_REVISION: u32 = 4;
+/// 4 raises the size of tree it deepens from 500 to 750 chance nodes ([`SMALL_TREE`]); 5 has
+/// the learned player search games that do not end at their goal one move deeper
+/// ([`super::KEEP_PLAYING_LEARNED_DEPTH`]).
+pub const SEARCH_REVISION: u32 = 5;
 
 /// The largest search tree, in chance nodes, that [`Expectimax::small_tree`] searches again one
 /// move deeper. A move deeper costs several times the last search, so this bounds the extra

@@ -31,10 +31,19 @@ pub const MAX_LEARNED_DEPTH: u32 = 4;
 /// hundredths of a millisecond a move.
 pub const DEFAULT_LEARNED_DEPTH: u32 = 2;
 
-/// Boards with at most this many empty cells are searched one move deeper than
-/// [`DEFAULT_LEARNED_DEPTH`] by the depth policy: games are lost on crowded boards, and there
-/// the search branches little, so the extra move costs little. Changing it changes the moves
-/// of recorded runs: raise [`super::SEARCH_REVISION`] with it.
+/// The depth the policy searches open boards at in games that do not end at their goal
+/// (classic keep-playing, or no goal): 3. Those
+/// games go on for ten thousand moves and more, toward tiles a shallower search loses, and
+/// the issue that set them a target allows 2 ms a move; depth 3 takes about a quarter of a
+/// millisecond, and one move more on crowded boards brings the average to about 1.2 ms.
+/// Games that end at their goal (Power-11 Hard) are won at [`DEFAULT_LEARNED_DEPTH`] in a
+/// tenth of a millisecond and keep it.
+pub const KEEP_PLAYING_LEARNED_DEPTH: u32 = 3;
+
+/// Boards with at most this many empty cells are searched one move deeper than open ones by
+/// the depth policy: games are lost on crowded boards, and there the search branches little,
+/// so the extra move costs little. Changing it changes the moves of recorded runs: raise
+/// [`super::SEARCH_REVISION`] with it.
 pub const CROWDED_EMPTY_CELLS: usize = 3;
 
 /// The learned player.
@@ -63,14 +72,17 @@ impl LearnedPlayer {
         self.depth
     }
 
-    /// How deep it searches a board with `empty` empty cells: the fixed depth, or the policy's
-    /// [`DEFAULT_LEARNED_DEPTH`], one more on crowded boards ([`CROWDED_EMPTY_CELLS`]).
-    pub fn depth_for(&self, empty: usize) -> u32 {
-        self.depth.unwrap_or(if empty <= CROWDED_EMPTY_CELLS {
-            DEFAULT_LEARNED_DEPTH + 1
-        } else {
+    /// How deep it searches a board with `empty` empty cells under `rules`: the fixed depth, or
+    /// the policy's ([`DEFAULT_LEARNED_DEPTH`] in games that end at their goal, else
+    /// [`KEEP_PLAYING_LEARNED_DEPTH`]), one more on crowded boards ([`CROWDED_EMPTY_CELLS`]).
+    pub fn depth_for(&self, empty: usize, rules: &Rules) -> u32 {
+        let open = if rules.ends_at_goal() {
             DEFAULT_LEARNED_DEPTH
-        })
+        } else {
+            KEEP_PLAYING_LEARNED_DEPTH
+        };
+        self.depth
+            .unwrap_or(open + u32::from(empty <= CROWDED_EMPTY_CELLS))
     }
 
     /// Which move is best on `grid` and why; `None` if no move changes it. Boards that are not
@@ -84,7 +96,7 @@ impl LearnedPlayer {
         let bits = (0..4).fold(0u64, |bits, r| bits | ((keys[r] as u64) << (16 * r)));
         let board = Board4::from_bits(bits);
         let goal_pending = rules.goal().is_some() && !rules.goal_reached(grid);
-        let depth = self.depth_for(board.empty_count());
+        let depth = self.depth_for(board.empty_count(), rules);
         let mut search = Search {
             network: &self.network,
             rules,
@@ -266,22 +278,22 @@ mod tests {
     #[test]
     fn the_depth_policy_looks_one_move_further_on_crowded_boards() {
         let policy = LearnedPlayer::new(trained(), None);
-        assert_eq!(policy.depth_for(16), DEFAULT_LEARNED_DEPTH);
-        assert_eq!(
-            policy.depth_for(CROWDED_EMPTY_CELLS + 1),
-            DEFAULT_LEARNED_DEPTH
-        );
-        assert_eq!(
-            policy.depth_for(CROWDED_EMPTY_CELLS),
-            DEFAULT_LEARNED_DEPTH + 1
-        );
-        assert_eq!(policy.depth_for(0), DEFAULT_LEARNED_DEPTH + 1);
-        // A fixed depth is kept on every board.
-        let fixed = LearnedPlayer::new(trained(), Some(1));
-        assert_eq!(fixed.depth_for(0), 1);
-        assert_eq!(fixed.depth_for(16), 1);
+        let hard = Rules::power11(4).unwrap();
+        let classic = Rules::classic();
+        for (rules, open) in [
+            (&hard, DEFAULT_LEARNED_DEPTH),
+            (&classic, KEEP_PLAYING_LEARNED_DEPTH),
+        ] {
+            assert_eq!(policy.depth_for(16, rules), open);
+            assert_eq!(policy.depth_for(CROWDED_EMPTY_CELLS + 1, rules), open);
+            assert_eq!(policy.depth_for(CROWDED_EMPTY_CELLS, rules), open + 1);
+            assert_eq!(policy.depth_for(0, rules), open + 1);
+            // A fixed depth is kept on every board.
+            let fixed = LearnedPlayer::new(trained(), Some(1));
+            assert_eq!(fixed.depth_for(0, rules), 1);
+            assert_eq!(fixed.depth_for(16, rules), 1);
+        }
         // The advice says how deep it looked, and a crowded board's is the deeper search's.
-        let rules = Rules::classic();
         let open = Board::from_values(&[
             vec![2, 4, 8, 16],
             vec![0, 2, 0, 4],
@@ -297,13 +309,22 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(
-            policy.advise_board(&open, &rules).unwrap().depth,
+            policy.advise_board(&open, &hard).unwrap().depth,
             DEFAULT_LEARNED_DEPTH
         );
-        let deep = policy.advise_board(&crowded, &rules).unwrap();
-        assert_eq!(deep.depth, DEFAULT_LEARNED_DEPTH + 1);
-        let at_three = LearnedPlayer::new(trained(), Some(DEFAULT_LEARNED_DEPTH + 1));
-        assert_eq!(Some(deep), at_three.advise_board(&crowded, &rules));
+        assert_eq!(
+            policy.advise_board(&open, &classic).unwrap().depth,
+            KEEP_PLAYING_LEARNED_DEPTH
+        );
+        for (rules, open) in [
+            (&hard, DEFAULT_LEARNED_DEPTH),
+            (&classic, KEEP_PLAYING_LEARNED_DEPTH),
+        ] {
+            let deep = policy.advise_board(&crowded, rules).unwrap();
+            assert_eq!(deep.depth, open + 1);
+            let fixed = LearnedPlayer::new(trained(), Some(open + 1));
+            assert_eq!(Some(deep), fixed.advise_board(&crowded, rules));
+        }
     }
 
     #[test]

@@ -27,7 +27,10 @@ use thiserror::Error;
 pub use expectimax::{
     Advice, Expectimax, MAX_BUDGET_MS, MAX_FIXED_DEPTH, SEARCH_REVISION, SearchConfig,
 };
-pub use learned::{CROWDED_EMPTY_CELLS, DEFAULT_LEARNED_DEPTH, LearnedPlayer, MAX_LEARNED_DEPTH};
+pub use learned::{
+    CROWDED_EMPTY_CELLS, DEFAULT_LEARNED_DEPTH, KEEP_PLAYING_LEARNED_DEPTH, LearnedPlayer,
+    MAX_LEARNED_DEPTH,
+};
 pub use ntuple::{Network, NetworkError, Stages, TupleSet};
 pub use optimal::{OptimalPlayer, Solution};
 pub use random::RandomPlayer;

@@ -391,6 +391,40 @@ fn autoplay_and_advice_use_the_learned_player() {
     );
 }
 
+/// Search revision 5: without --depth the learned player searches games that go on past their
+/// goal (classic) a move deeper than games that end at it (Power-11 Hard), and says so.
+#[test]
+fn the_learned_players_policy_looks_deeper_in_keep_playing_games() {
+    let run = Run::new();
+    train(&run, "w.p11w", "50");
+    for (variant, looking) in [
+        ("classic", "looking 3 move(s) ahead"),
+        ("power11", "looking 2 move(s) ahead"),
+    ] {
+        let advice = run.run(
+            &[
+                "--player",
+                "learned",
+                "--weights",
+                "w.p11w",
+                "--variant",
+                variant,
+                "--size",
+                "4",
+                "--seed",
+                "4",
+            ],
+            "n\na\n",
+        );
+        assert_eq!(advice.code, 0, "{}", advice.stderr);
+        assert!(
+            advice.stdout.contains("Advice: ") && advice.stdout.contains(looking),
+            "{variant}: {}",
+            advice.stdout
+        );
+    }
+}
+
 #[test]
 fn a_training_run_killed_at_any_moment_leaves_a_whole_weight_file() {
     // A checkpoint every 6 ms (the 0.8 MB file takes about 1 ms to write), killed at many
