@@ -32,12 +32,12 @@ pub const MAX_LEARNED_DEPTH: u32 = 4;
 pub const DEFAULT_LEARNED_DEPTH: u32 = 2;
 
 /// The depth the policy searches open boards at in games that do not end at their goal
-/// (classic keep-playing, or no goal): 3. Those
-/// games go on for ten thousand moves and more, toward tiles a shallower search loses, and
-/// the issue that set them a target allows 2 ms a move; depth 3 takes about a quarter of a
-/// millisecond, and one move more on crowded boards brings the average to about 1.2 ms.
-/// Games that end at their goal (Power-11 Hard) are won at [`DEFAULT_LEARNED_DEPTH`] in a
-/// tenth of a millisecond and keep it.
+/// (classic keep-playing, or no goal): 3. Those games go on for ten thousand moves and more,
+/// toward tiles a shallower search loses, and their target allows 2 ms a move: with one move
+/// more on crowded boards this policy takes about 1 ms and made 16384 in 84.7% of 300 games
+/// against 80.0% for the shallower one (README, "The learned player"). Games that end at their
+/// goal (Power-11 Hard) are won at [`DEFAULT_LEARNED_DEPTH`] in a tenth of a millisecond and
+/// keep it.
 pub const KEEP_PLAYING_LEARNED_DEPTH: u32 = 3;
 
 /// Boards with at most this many empty cells are searched one move deeper than open ones by
