@@ -278,23 +278,8 @@ mod tests {
     #[test]
     fn the_depth_policy_looks_one_move_further_on_crowded_boards() {
         let policy = LearnedPlayer::new(trained(), None);
-        let hard = Rules::power11(4).unwrap();
-        let classic = Rules::classic();
-        for (rules, open) in [
-            (&hard, DEFAULT_LEARNED_DEPTH),
-            (&classic, KEEP_PLAYING_LEARNED_DEPTH),
-        ] {
-            assert_eq!(policy.depth_for(16, rules), open);
-            assert_eq!(policy.depth_for(CROWDED_EMPTY_CELLS + 1, rules), open);
-            assert_eq!(policy.depth_for(CROWDED_EMPTY_CELLS, rules), open + 1);
-            assert_eq!(policy.depth_for(0, rules), open + 1);
-            // A fixed depth is kept on every board.
-            let fixed = LearnedPlayer::new(trained(), Some(1));
-            assert_eq!(fixed.depth_for(0, rules), 1);
-            assert_eq!(fixed.depth_for(16, rules), 1);
-        }
         // The advice says how deep it looked, and a crowded board's is the deeper search's.
-        let open = Board::from_values(&[
+        let open_board = Board::from_values(&[
             vec![2, 4, 8, 16],
             vec![0, 2, 0, 4],
             vec![0, 0, 2, 0],
@@ -308,22 +293,26 @@ mod tests {
             vec![2, 0, 0, 0],
         ])
         .unwrap();
-        assert_eq!(
-            policy.advise_board(&open, &hard).unwrap().depth,
-            DEFAULT_LEARNED_DEPTH
-        );
-        assert_eq!(
-            policy.advise_board(&open, &classic).unwrap().depth,
-            KEEP_PLAYING_LEARNED_DEPTH
-        );
+        // A fixed depth is kept on every board.
+        let fixed = LearnedPlayer::new(trained(), Some(1));
         for (rules, open) in [
-            (&hard, DEFAULT_LEARNED_DEPTH),
-            (&classic, KEEP_PLAYING_LEARNED_DEPTH),
+            (Rules::power11(4).unwrap(), DEFAULT_LEARNED_DEPTH),
+            (Rules::classic(), KEEP_PLAYING_LEARNED_DEPTH),
         ] {
-            let deep = policy.advise_board(&crowded, rules).unwrap();
+            assert_eq!(policy.depth_for(16, &rules), open);
+            assert_eq!(policy.depth_for(CROWDED_EMPTY_CELLS + 1, &rules), open);
+            assert_eq!(policy.depth_for(CROWDED_EMPTY_CELLS, &rules), open + 1);
+            assert_eq!(policy.depth_for(0, &rules), open + 1);
+            assert_eq!(fixed.depth_for(0, &rules), 1);
+            assert_eq!(fixed.depth_for(16, &rules), 1);
+            assert_eq!(
+                policy.advise_board(&open_board, &rules).unwrap().depth,
+                open
+            );
+            let deep = policy.advise_board(&crowded, &rules).unwrap();
             assert_eq!(deep.depth, open + 1);
-            let fixed = LearnedPlayer::new(trained(), Some(open + 1));
-            assert_eq!(Some(deep), fixed.advise_board(&crowded, rules));
+            let deeper = LearnedPlayer::new(trained(), Some(open + 1));
+            assert_eq!(Some(deep), deeper.advise_board(&crowded, &rules));
         }
     }
 
