@@ -176,6 +176,18 @@ struct TrainArgs {
     #[arg(long, value_name = "TILES", value_parser = parse_stages)]
     stages: Option<Stages>,
 
+    /// Optimistic initialization: a new network starts by valuing every board V (320000 is the
+    /// published choice), so that training games are drawn to the boards they have learned
+    /// least (Guei, Chen & Wu 2021); 0 starts from zeros.
+    #[arg(
+        long,
+        value_name = "V",
+        default_value_t = 0.0,
+        value_parser = parse_initial_value,
+        conflicts_with = "resume"
+    )]
+    optimistic: f32,
+
     /// The learning rate at the start (at most 0.25: each update moves a 4x6 network's value by
     /// 4 x rate x its error, so higher rates overshoot); it falls to a tenth of it over the
     /// first four fifths of the budget and stays there for the last fifth.
@@ -227,6 +239,19 @@ fn parse_rate(text: &str) -> Result<f32, String> {
         Ok(a) if a > 0.0 && a <= 0.25 => Ok(a),
         _ => Err(format!(
             "'{text}' is not a learning rate (more than 0, at most 0.25)"
+        )),
+    }
+}
+
+/// The most a new network may value every board at (`--optimistic`): far above any score a
+/// game makes, and each of a 4x6 network's 32 weights stays well inside the f16 range.
+const MAX_INITIAL_VALUE: f32 = 1_000_000.0;
+
+fn parse_initial_value(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(v) if (0.0..=MAX_INITIAL_VALUE).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "'{text}' is not an initial value (a score from 0 to {MAX_INITIAL_VALUE})"
         )),
     }
 }
@@ -1004,7 +1029,11 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         let stages = args.stages.clone().unwrap_or_else(|| {
             Stages::split_at(DEFAULT_STAGES).expect("the default stages are valid")
         });
-        Network::new(args.tuples.unwrap_or(TupleSet::Sixes), stages)
+        Network::with_initial_value(
+            args.tuples.unwrap_or(TupleSet::Sixes),
+            stages,
+            args.optimistic,
+        )
     };
     let threads = match args.threads {
         Some(t) => t as usize,

@@ -284,6 +284,20 @@ impl Network {
         }
     }
 
+    /// A new network that values every board `value` before it has learned anything
+    /// (optimistic initialization, Guei, Chen & Wu 2021): a board's value only falls toward what
+    /// it is worth once training games visit it, so greedy training games are drawn to boards
+    /// they have seen least, which plain TD leaves to the chance of the new tiles. Only the first
+    /// stage starts so; the later ones are promoted copies of it, as in [`Network::new`].
+    pub fn with_initial_value(set: TupleSet, stages: Stages, value: f32) -> Network {
+        let network = Network::new(set, stages);
+        let share = (value / (8 * set.tuples().len()) as f32).to_bits();
+        for weight in &network.weights[..set.weights_per_stage()] {
+            weight.store(share, Ordering::Relaxed);
+        }
+        network
+    }
+
     /// The tuple set.
     pub fn tuple_set(&self) -> TupleSet {
         self.set
@@ -825,6 +839,30 @@ mod tests {
         assert!((after - 16.0).abs() < 1e-4, "{after}");
         let learned = net.learn(0, 0.0, 0.01);
         assert!((learned - net.value(0)).abs() < 1e-5);
+    }
+
+    #[test]
+    #[allow(clippy::float_cmp)] // 1000 / 16 = 62.5, summed 16 times: exact
+    fn an_optimistic_network_values_every_board_at_its_initial_value_until_it_learns() {
+        let stages = Stages::split_at(&[11]).unwrap();
+        let net = Network::with_initial_value(TupleSet::Rows, stages, 1000.0);
+        let early = bits(&[[2, 4, 8, 16], [32, 0, 0, 0], [0; 4], [0; 4]]);
+        let late = bits(&[[2048, 4, 8, 16], [0; 4], [0; 4], [0; 4]]);
+        for board in [0, early, late] {
+            assert_eq!(net.value(board), 1000.0);
+        }
+        // A late board promotes the early stage's weights as they are, optimism included;
+        // then learning an early board that ended a game (target 0) brings its value down and
+        // leaves the late stage alone.
+        assert_eq!(net.learn(late, 1000.0, 0.1), 1000.0);
+        assert_eq!(net.stages_trained(), 2);
+        let learned = net.learn(early, 0.0, 0.1);
+        assert!(learned < 1000.0, "{learned}");
+        assert_eq!(net.value(late), 1000.0);
+        // The optimism survives the file (62.5 is exact in f16).
+        let back = Network::from_bytes(&net.to_bytes()).unwrap();
+        assert_eq!(back.value(late), 1000.0);
+        assert_eq!(back.value(early), net.value(early));
     }
 
     #[test]

@@ -105,6 +105,53 @@ fn a_short_seeded_training_run_learns_to_reach_256() {
 }
 
 #[test]
+fn an_optimistic_network_starts_high_keeps_what_it_never_saw_and_learns() {
+    let run = Run::new();
+    // 1600 over 2x4's 16 features: 100 a weight, 0x5640 in f16.
+    train_with(&run, "o.p11w", "1000", &["--optimistic", "1600"]);
+    train(&run, "z.p11w", "1000");
+    let hundreds = |name: &str| {
+        let file = std::fs::read(run.path(name)).unwrap();
+        stage_bytes(&file, 3, 0)
+            .chunks_exact(2)
+            .filter(|w| w == &[0x40, 0x56])
+            .count()
+    };
+    // Most of the first stage's 2 x 16^4 weights belong to lines no game made: they keep the
+    // initial value. A network of zeros has none of it.
+    let (optimistic, zeros) = (hundreds("o.p11w"), hundreds("z.p11w"));
+    assert!(optimistic > 100_000 && zeros == 0, "{optimistic} / {zeros}");
+    // And it learns: measured, 1024 in 16 of 100 games, against 2 for the network of zeros.
+    let learned = |name: &str| {
+        let args = ["--player", "learned", "--weights", name, "--depth", "1"];
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["--games", "100", "--seed", "3"]);
+        bench_json(&run, &all)
+    };
+    let (o, z) = (learned("o.p11w"), learned("z.p11w"));
+    assert!(reached(&o, "256") >= 0.9, "{o}");
+    assert!(reached(&o, "1024") > reached(&z, "1024"), "{o} / {z}");
+    // It starts a network: resuming one with it, or a value past the limit, is refused.
+    let before = std::fs::read(run.path("o.p11w")).unwrap();
+    for (more, says) in [
+        (vec!["--resume", "--optimistic", "5"], "cannot be used with"),
+        (
+            vec!["--restart", "--optimistic", "2e6"],
+            "not an initial value",
+        ),
+    ] {
+        let mut all = vec![
+            "train", "--games", "5", "--tuples", "2x4", "--out", "o.p11w",
+        ];
+        all.extend(more.iter().copied());
+        let ran = run.run(&all, "");
+        assert_eq!(ran.code, 2, "{more:?}: {}", ran.stderr);
+        assert!(ran.stderr.contains(says), "{more:?}: {}", ran.stderr);
+    }
+    assert_eq!(std::fs::read(run.path("o.p11w")).unwrap(), before);
+}
+
+#[test]
 fn one_thread_and_a_seed_train_the_same_weights() {
     let run = Run::new();
     train(&run, "a.p11w", "200");
