@@ -178,8 +178,9 @@ struct TrainArgs {
 
     /// Optimistic initialization: a new network starts by valuing every board V (320000 is the
     /// published choice), so that training games are drawn to the boards they have learned
-    /// least (Guei, Chen & Wu 2021); 0 starts from zeros. It pays only in long runs: after 90
-    /// minutes here it made 16384 in 1% of games against 66% without it (README).
+    /// least (Guei, Chen & Wu 2021); 0 starts from zeros. Off by default: after 90 minutes
+    /// here it made 16384 in 1% of games against 66% without it, and the paper's gains come
+    /// after far longer training (README).
     #[arg(
         long,
         value_name = "V",

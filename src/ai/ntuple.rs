@@ -291,7 +291,7 @@ impl Network {
     /// stage starts so; the later ones are promoted copies of it, as in [`Network::new`].
     pub fn with_initial_value(set: TupleSet, stages: Stages, value: f32) -> Network {
         let network = Network::new(set, stages);
-        let share = (value / (8 * set.tuples().len()) as f32).to_bits();
+        let share = (value / network.feature_count() as f32).to_bits();
         for weight in &network.weights[..set.weights_per_stage()] {
             weight.store(share, Ordering::Relaxed);
         }

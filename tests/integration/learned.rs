@@ -123,10 +123,17 @@ fn an_optimistic_network_starts_high_keeps_what_it_never_saw_and_learns() {
     assert!(optimistic > 100_000 && zeros == 0, "{optimistic} / {zeros}");
     // And it learns: measured, 1024 in 16 of 100 games, against 2 for the network of zeros.
     let learned = |name: &str| {
-        let args = ["--player", "learned", "--weights", name, "--depth", "1"];
-        let mut all = args.to_vec();
-        all.extend_from_slice(&["--games", "100", "--seed", "3"]);
-        bench_json(&run, &all)
+        let args = [
+            "--player",
+            "learned",
+            "--weights",
+            name,
+            "--depth",
+            "1",
+            "--games",
+            "100",
+        ];
+        bench_json(&run, &[&args[..], &["--seed", "3"]].concat())
     };
     let (o, z) = (learned("o.p11w"), learned("z.p11w"));
     assert!(reached(&o, "256") >= 0.9, "{o}");
