@@ -132,8 +132,10 @@ fn an_optimistic_network_starts_high_keeps_what_it_never_saw_and_learns() {
             "1",
             "--games",
             "100",
+            "--seed",
+            "3",
         ];
-        bench_json(&run, &[&args[..], &["--seed", "3"]].concat())
+        bench_json(&run, &args)
     };
     let (o, z) = (learned("o.p11w"), learned("z.p11w"));
     assert!(reached(&o, "256") >= 0.9, "{o}");
