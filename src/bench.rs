@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -428,17 +429,10 @@ struct Run {
     identity: RunIdentity,
 }
 
-fn summarise(run: Run, tally: &Tally) -> BenchReport {
-    let games = tally.games;
-    let median_score = match games {
-        0 => 0.0,
-        n if n % 2 == 1 => tally.nth_score(n / 2) as f64,
-        n => f64::midpoint(
-            tally.nth_score(n / 2 - 1) as f64,
-            tally.nth_score(n / 2) as f64,
-        ),
-    };
-    let max_tile_counts = tally.max_tile_counts.clone();
+/// How many games reached each tile from the smallest largest tile to the largest, given how
+/// many games ended with each largest tile (tiles never shrink, so a game reached every tile up
+/// to its largest).
+fn reached_counts(max_tile_counts: &BTreeMap<u64, u64>) -> BTreeMap<u64, u64> {
     let mut reached_counts = BTreeMap::new();
     if let (Some((&low, _)), Some((&high, _))) = (
         max_tile_counts.first_key_value(),
@@ -451,6 +445,21 @@ fn summarise(run: Run, tally: &Tally) -> BenchReport {
             tile = tile.saturating_mul(2).max(tile + 1);
         }
     }
+    reached_counts
+}
+
+fn summarise(run: Run, tally: &Tally) -> BenchReport {
+    let games = tally.games;
+    let median_score = match games {
+        0 => 0.0,
+        n if n % 2 == 1 => tally.nth_score(n / 2) as f64,
+        n => f64::midpoint(
+            tally.nth_score(n / 2 - 1) as f64,
+            tally.nth_score(n / 2) as f64,
+        ),
+    };
+    let max_tile_counts = tally.max_tile_counts.clone();
+    let reached_counts = reached_counts(&max_tile_counts);
     let reached_intervals = reached_counts
         .iter()
         .map(|(&tile, &k)| (tile, wilson_interval(k, games)))
@@ -557,6 +566,12 @@ pub enum MergeError {
     /// Parts whose totals do not fit a report: edited by hand.
     #[error("the reports add up to more moves or seconds than a report holds")]
     TooLarge,
+    /// A file larger than any report: not one, and not read whole.
+    #[error("{}: larger than any bench report can be (64 MiB)", path.display())]
+    TooLargeFile {
+        /// The file.
+        path: PathBuf,
+    },
     /// One file named twice: its games would count twice.
     #[error("{} is given twice: each game may be counted once", path.display())]
     GivenTwice {
@@ -565,12 +580,35 @@ pub enum MergeError {
     },
 }
 
+/// The largest report read. A report holds a count per distinct score and tile: a few hundred
+/// bytes a game at most, so 64 MiB is some hundred thousand games and far above any real run.
+pub const MAX_REPORT_BYTES: u64 = 64 << 20;
+
 /// Reads one `bench --json` report, checking that its counts add up.
 pub fn read_report(path: &Path) -> Result<BenchReport, MergeError> {
-    let bytes = std::fs::read(path).map_err(|source| MergeError::Read {
+    let read_error = |source| MergeError::Read {
         path: path.to_path_buf(),
         source,
-    })?;
+    };
+    let too_large = || MergeError::TooLargeFile {
+        path: path.to_path_buf(),
+    };
+    // A report can be a pipe (`<(...)`), so the size is checked as it is read, and a regular
+    // file's size before: `/dev/zero` or a huge file is refused without filling the memory.
+    let file = std::fs::File::open(path).map_err(read_error)?;
+    if file
+        .metadata()
+        .is_ok_and(|meta| meta.is_file() && meta.len() > MAX_REPORT_BYTES)
+    {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_REPORT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(read_error)?;
+    if bytes.len() as u64 > MAX_REPORT_BYTES {
+        return Err(too_large());
+    }
     // Editors on some systems start a file with a byte-order mark: it is not damage.
     let json = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     let report: BenchReport = serde_json::from_slice(json).map_err(|e| {
@@ -629,6 +667,18 @@ fn check_report(report: &BenchReport) -> Result<(), String> {
         .find(|&&tile| tile < 2 || !tile.is_power_of_two())
     {
         return Err(format!("max_tile_counts hold {tile}, which is not a tile"));
+    }
+    // What a report derives from its counts must be what they give: a merge keeps the counts
+    // and derives these again, so a disagreement would change the figures silently.
+    if report.reached_counts != reached_counts(&report.max_tile_counts) {
+        return Err("reached_counts do not follow from max_tile_counts".to_string());
+    }
+    let top_score = report.score_counts.last_key_value().map_or(0, |(&s, _)| s);
+    if report.max_score != top_score {
+        return Err(format!(
+            "max_score is {}, but the highest of score_counts is {top_score}",
+            report.max_score
+        ));
     }
     // A game is won exactly when its largest tile reached the goal (tiles never shrink).
     let reached_goal: u64 = match report.goal {
@@ -893,7 +943,7 @@ impl BenchReport {
              score: mean {:.1}, median {:.1}, max {}\n\
              largest tile: {}\n\
              reached (95% interval): {}\n\
-             moves: {} ({} attempts) in {:.2} s: {:.0} moves/s, {:.6} ms/move",
+             moves: {} ({} attempt{}) in {:.2} s: {:.0} moves/s, {:.6} ms/move",
             self.identity.player,
             self.identity.variant,
             self.identity.size,
@@ -908,6 +958,7 @@ impl BenchReport {
             reached.join(", "),
             self.moves,
             self.attempts,
+            if self.attempts == 1 { "" } else { "s" },
             self.seconds,
             self.moves_per_second,
             self.ms_per_move,
@@ -1012,6 +1063,54 @@ mod tests {
         assert!((whole.mean_score() - 4540.0).abs() < 1e-9);
     }
 
+    /// A report of a tally of classic games, for tests of what reports show.
+    fn report(tally: &Tally) -> BenchReport {
+        let run = Run {
+            goal: None,
+            game_ranges: vec![[0, tally.games]],
+            seconds: 1.0,
+            jobs: 1,
+            identity: RunIdentity {
+                seed: 1,
+                player: "random".to_string(),
+                depth: None,
+                time_budget_ms: None,
+                variant: "classic".to_string(),
+                size: 4,
+                rules: describe_rules(&Rules::classic()),
+                max_moves: 100,
+                version: "test".to_string(),
+                search_revision: 0,
+                network: None,
+            },
+        };
+        summarise(run, tally)
+    }
+
+    #[test]
+    fn a_count_of_one_is_singular() {
+        let record = |moves, attempts| GameRecord {
+            score: 4,
+            max_exponent: 2,
+            moves,
+            attempts,
+            won: false,
+            cut_off: false,
+        };
+        let game = GameTime {
+            wall: Duration::from_millis(1),
+            cpu: None,
+        };
+        let one = Tally::default().add(0, &record(1, 1), game);
+        assert!(report(&one).to_text().contains("moves: 1 (1 attempt) in "));
+        let more = Tally::default().add(0, &record(10, 12), game);
+        assert!(
+            report(&more)
+                .to_text()
+                .contains("moves: 10 (12 attempts) in ")
+        );
+    }
+
     #[test]
     fn cpu_time_is_reported_only_when_every_game_has_one() {
         let record = GameRecord {
@@ -1030,28 +1129,6 @@ mod tests {
             Tally::default()
                 .add(0, &record, game(Some(3)))
                 .add(1, &record, game(Some(5)));
-        let report = |tally: &Tally| {
-            let run = Run {
-                goal: None,
-                game_ranges: vec![[0, tally.games]],
-                seconds: 1.0,
-                jobs: 1,
-                identity: RunIdentity {
-                    seed: 1,
-                    player: "random".to_string(),
-                    depth: None,
-                    time_budget_ms: None,
-                    variant: "classic".to_string(),
-                    size: 4,
-                    rules: describe_rules(&Rules::classic()),
-                    max_moves: 100,
-                    version: "test".to_string(),
-                    search_revision: 0,
-                    network: None,
-                },
-            };
-            summarise(run, tally)
-        };
         let whole = report(&measured);
         assert_eq!(whole.cpu_seconds, Some(0.008));
         // 8 ms of CPU time over 20 moves; the wall-clock figure stays what it was.

@@ -251,7 +251,7 @@ pub fn advice_line(report: &AdviceReport, rules: &Rules) -> String {
     match advice.runner_up {
         None => format!("Advice: {best}: the only move that changes the board."),
         Some((_, 0.0)) if advice.value > 0.0 => format!(
-            "Advice: {best}: every other move loses within {} moves.",
+            "Advice: {best}: every other move loses within {} move(s).",
             advice.depth
         ),
         // Ratings that print the same are presented as a tie, not as "X against X".
@@ -710,6 +710,31 @@ Score: 4
             vec![4, 4, 0, 0],
         ])
         .unwrap()
+    }
+
+    #[test]
+    fn advice_when_every_other_move_loses_counts_moves_as_its_siblings_do() {
+        use crate::ai::Advice;
+        let advice = |depth| {
+            advice_line(
+                &AdviceReport::Search(Some(Advice {
+                    direction: Direction::Left,
+                    value: 5.0,
+                    runner_up: Some((Direction::Up, 0.0)),
+                    wins: false,
+                    depth,
+                })),
+                &Rules::classic(),
+            )
+        };
+        assert_eq!(
+            advice(1),
+            "Advice: l (Left): every other move loses within 1 move(s)."
+        );
+        assert_eq!(
+            advice(3),
+            "Advice: l (Left): every other move loses within 3 move(s)."
+        );
     }
 
     #[test]

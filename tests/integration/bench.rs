@@ -169,8 +169,32 @@ fn reports_that_cannot_merge_are_refused_with_the_file_and_the_reason() {
         "\"player\":\"bogus\"",
     );
     edit("wins.json", "\"wins\":0", "\"wins\":2");
+    // Figures a report derives from its counts, edited so that they no longer follow from them.
+    let derived = |name: &str, field: &str, value: serde_json::Value| {
+        let mut report: serde_json::Value = serde_json::from_str(&whole).unwrap();
+        assert_ne!(report[field], value, "{field}");
+        report[field] = value;
+        std::fs::write(run.path(name), report.to_string()).unwrap();
+    };
+    let report: serde_json::Value = serde_json::from_str(&whole).unwrap();
+    let top = report["max_score"].as_u64().unwrap();
+    derived("top.json", "max_score", (top + 4).into());
+    let mut reached = report["reached_counts"].clone();
+    let (tile, count) = reached.as_object().unwrap().iter().last().unwrap();
+    let (tile, count) = (tile.clone(), count.as_u64().unwrap());
+    reached[&tile] = (count + 1).into();
+    derived("reached.json", "reached_counts", reached);
+    // A file larger than any report is refused before it is read.
+    std::fs::File::create(run.path("huge.json"))
+        .unwrap()
+        .set_len((64 << 20) + 1)
+        .unwrap();
     std::fs::write(run.path("bom.json"), format!("\u{feff}{whole}")).unwrap();
     let good = fixture_arg("good.saved");
+    let top_message = format!(
+        "power11: top.json: a damaged report: max_score is {}, but the highest of score_counts is {top}\n",
+        top + 4
+    );
     for (files, message) in [
         (
             &["s1.json", "s2.json"][..],
@@ -208,6 +232,15 @@ fn reports_that_cannot_merge_are_refused_with_the_file_and_the_reason() {
             &["wins.json"],
             "power11: wins.json: a damaged report: 2 wins, but 0 games reached the goal\n",
         ),
+        (&["top.json"], top_message.as_str()),
+        (
+            &["reached.json"],
+            "power11: reached.json: a damaged report: reached_counts do not follow from max_tile_counts\n",
+        ),
+        (
+            &["s1.json", "huge.json"],
+            "power11: huge.json: larger than any bench report can be (64 MiB)\n",
+        ),
         (
             &["s1.json", "missing.json"],
             "power11: missing.json: No such file or directory (os error 2)\n",
@@ -218,6 +251,15 @@ fn reports_that_cannot_merge_are_refused_with_the_file_and_the_reason() {
         let ran = run.run(&all, "");
         assert_eq!((ran.code, ran.stdout.as_str()), (2, ""), "{files:?}");
         assert_eq!(ran.stderr, message, "{files:?}");
+    }
+    // Nor is an endless stream: it is read only as far as a report can go.
+    if cfg!(unix) {
+        let ran = run.run(&["bench", "merge", "/dev/zero"], "");
+        assert_eq!(ran.code, 2);
+        assert_eq!(
+            ran.stderr,
+            "power11: /dev/zero: larger than any bench report can be (64 MiB)\n"
+        );
     }
     // A save file is not a report either; the message names the file.
     let ran = run.run(&["bench", "merge", &good], "");
