@@ -52,7 +52,7 @@ pub(crate) struct Cli {
     rules: RulesArgs,
 
     /// Seed the random number generator: the same seed and input give the same output.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     seed: Option<u64>,
 
     /// Start the first game from this board file (a grid of numbers, a framed board, or a save).
@@ -82,21 +82,31 @@ pub(crate) struct Cli {
     color: String,
 
     /// With --autoplay: wait this many milliseconds after each move.
-    #[arg(long, value_name = "MS", requires = "autoplay")]
+    #[arg(
+        long,
+        value_name = "MS",
+        allow_negative_numbers = true,
+        requires = "autoplay"
+    )]
     delay: Option<u64>,
 
     /// With --autoplay: stop after this many attempted moves.
-    #[arg(long, value_name = "N", requires = "autoplay")]
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        requires = "autoplay"
+    )]
     max_moves: Option<u64>,
 
     /// With --autoplay or --player expectimax or learned: search this many moves deep instead
     /// of adapting the depth (learned: 1 to 4).
-    #[arg(long, value_name = "N", requires = "computer", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_FIXED_DEPTH)))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, requires = "computer", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_FIXED_DEPTH)))]
     depth: Option<u32>,
 
     /// With --autoplay or --player expectimax: search deeper while this many milliseconds per
     /// move last (moves then depend on the machine's speed).
-    #[arg(long, value_name = "MS", requires = "computer", conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..=MAX_BUDGET_MS))]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, requires = "computer", conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..=MAX_BUDGET_MS))]
     ms_per_move: Option<u64>,
 }
 
@@ -138,19 +148,19 @@ enum Command {
 #[command(group(ArgGroup::new("budget").args(["minutes", "games"]).required(true)))]
 struct TrainArgs {
     /// Train for this many minutes (fractions allowed).
-    #[arg(long, value_name = "M", value_parser = parse_minutes)]
+    #[arg(long, value_name = "M", allow_negative_numbers = true, value_parser = parse_minutes)]
     minutes: Option<f64>,
 
     /// Train for this many games (with --threads 1 and --seed, the result is reproducible).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..))]
     games: Option<u64>,
 
     /// Worker threads (default: all cores).
-    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=256))]
+    #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=256))]
     threads: Option<u64>,
 
     /// Seed the games (default: random, and printed).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     seed: Option<u64>,
 
     /// Write the weights here (default: the data directory's weight file, where
@@ -184,6 +194,7 @@ struct TrainArgs {
     #[arg(
         long,
         value_name = "V",
+        allow_negative_numbers = true,
         default_value_t = 0.0,
         value_parser = parse_initial_value,
         conflicts_with = "resume"
@@ -193,18 +204,18 @@ struct TrainArgs {
     /// The learning rate at the start (at most 0.25: each update moves a 4x6 network's value by
     /// 4 x rate x its error, so higher rates overshoot); it falls to a tenth of it over the
     /// first four fifths of the budget and stays there for the last fifth.
-    #[arg(long, value_name = "A", default_value_t = 0.1, value_parser = parse_rate)]
+    #[arg(long, value_name = "A", allow_negative_numbers = true, default_value_t = 0.1, value_parser = parse_rate)]
     rate: f32,
 
     /// Minutes between checkpoints (the weights are also written at the end).
-    #[arg(long, value_name = "M", default_value_t = 5.0, value_parser = parse_minutes)]
+    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = 5.0, value_parser = parse_minutes)]
     checkpoint_minutes: f64,
 
     /// Late-stage training (with --resume; TILE must be one of the network's stage splits):
     /// first collect 1000 boards on which the network's own greedy games first make TILE (not
     /// counted in --minutes), then start every game from one of them, so that the stages from
     /// TILE on learn from every game and the stages below are left as they are.
-    #[arg(long, value_name = "TILE", value_parser = parse_tile, requires = "resume")]
+    #[arg(long, value_name = "TILE", allow_negative_numbers = true, value_parser = parse_tile, requires = "resume")]
     start_at: Option<u8>,
 }
 
@@ -276,7 +287,7 @@ fn parse_stages(text: &str) -> Result<Stages, String> {
         })
         .collect::<Result<Vec<u8>, String>>()?;
     Stages::split_at(&exponents).map_err(|_| {
-        "stage splits are increasing tiles from 2 to 32768, at most 3 of them".to_string()
+        "stage splits are increasing tiles from 4 to 32768, at most 3 of them".to_string()
     })
 }
 
@@ -319,16 +330,22 @@ struct BenchArgs {
     player: Option<PlayerKind>,
 
     /// How many games.
-    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
 
     /// Play games K..K+N of the run --seed defines (a long run split into parts; add up
     /// their --json reports with `bench merge`).
-    #[arg(long, value_name = "K", default_value_t = 0, requires = "seed")]
+    #[arg(
+        long,
+        value_name = "K",
+        allow_negative_numbers = true,
+        default_value_t = 0,
+        requires = "seed"
+    )]
     first_game: u64,
 
     /// Worker threads (default: all cores).
-    #[arg(long, value_name = "J", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    #[arg(long, value_name = "J", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=1024))]
     jobs: Option<u64>,
 
     /// Print the summary as one JSON object.
@@ -336,16 +353,16 @@ struct BenchArgs {
     json: bool,
 
     /// The base seed (game i gets its own seed derived from it; default: random, and printed).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     seed: Option<u64>,
 
     /// Stop a game after this many attempted moves.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..))]
     max_moves: Option<u64>,
 
     /// Expectimax or learned: search this many moves deep instead of adapting the depth
     /// (learned: 1 to 4).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_FIXED_DEPTH)))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_FIXED_DEPTH)))]
     depth: Option<u32>,
 
     /// The learned player's weights (default: the data directory's, where `power11 train`
@@ -355,7 +372,7 @@ struct BenchArgs {
 
     /// Expectimax: search deeper while this many milliseconds per move last (games then
     /// depend on the machine's speed and load, so they do not replay from the seed).
-    #[arg(long, value_name = "MS", conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..=MAX_BUDGET_MS))]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..=MAX_BUDGET_MS))]
     ms_per_move: Option<u64>,
 
     #[command(flatten)]
@@ -370,11 +387,11 @@ struct RulesArgs {
     variant: Variant,
 
     /// Board size (3 to 8), for every variant.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     size: Option<Size>,
 
     /// The goal tile (a power of two from 8 to 1048576), or `none`.
-    #[arg(long, value_name = "V", value_parser = parse_goal)]
+    #[arg(long, value_name = "V", allow_negative_numbers = true, value_parser = parse_goal)]
     goal: Option<Goal>,
 
     /// Where new tiles appear.
@@ -386,7 +403,7 @@ struct RulesArgs {
     score: Option<Scoring>,
 
     /// Start with each cell a 2 with probability P (0 < P <= 1).
-    #[arg(long, value_name = "P", value_parser = parse_fill)]
+    #[arg(long, value_name = "P", allow_negative_numbers = true, value_parser = parse_fill)]
     fill: Option<f64>,
 }
 

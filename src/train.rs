@@ -157,8 +157,9 @@ impl Progress {
             format!("{:.1e}", self.rate)
         };
         format!(
-            "{} games, {:.2}M moves/s; last {}: mean score {:.0}, {}; rate {rate}",
+            "{} game{}, {:.2}M moves/s; last {}: mean score {:.0}, {}; rate {rate}",
             self.games,
+            if self.games == 1 { "" } else { "s" },
             self.moves_per_second() / 1e6,
             self.recent_games,
             self.recent_score,
@@ -553,6 +554,12 @@ mod tests {
         assert_eq!(rate_shown(0.031_622_8), "0.0316");
         assert_eq!(rate_shown(0.25), "0.25");
         assert_eq!(rate_shown(0.000_01), "1.0e-5");
+        let one = Progress {
+            games: 1,
+            recent_games: 1,
+            ..progress.clone()
+        };
+        assert!(one.line().starts_with("1 game, "), "{}", one.line());
     }
 
     #[test]

@@ -492,6 +492,65 @@ fn bad_arguments_exit_2_with_usage() {
     }
 }
 
+/// Regression: a negative number was taken for a flag, so `--fill -0.5` said "unexpected
+/// argument '-0' found", naming neither the flag nor the value; and `bench --max-moves 0` made a
+/// report that `bench merge` refused.
+#[test]
+fn a_negative_or_zero_number_is_refused_by_the_flag_it_was_given_to() {
+    for (args, message) in [
+        (
+            &["--fill", "-0.5"][..],
+            "error: invalid value '-0.5' for '--fill <P>': fill probability -0.5 is not in 0 < P <= 1\n",
+        ),
+        (
+            &["--seed", "-1"],
+            "error: invalid value '-1' for '--seed <N>': invalid digit found in string\n",
+        ),
+        (
+            &["--size", "-4"],
+            "error: invalid value '-4' for '--size <N>': '-4' is not a board size (a whole number from 3 to 8)\n",
+        ),
+        (
+            &["train", "--minutes", "-1"],
+            "error: invalid value '-1' for '--minutes <M>': '-1' is not a number of minutes (from 0.0001, at most a year)\n",
+        ),
+        (
+            &["train", "--games", "3", "--rate", "-1"],
+            "error: invalid value '-1' for '--rate <A>': '-1' is not a learning rate (more than 0, at most 0.25)\n",
+        ),
+        (
+            &["bench", "--player", "random", "--max-moves", "0"],
+            "error: invalid value '0' for '--max-moves <N>': 0 is not in 1..18446744073709551615\n",
+        ),
+    ] {
+        let ran = run(args, "");
+        assert_eq!((ran.code, ran.stdout.as_str()), (2, ""), "{args:?}");
+        assert!(ran.stderr.starts_with(message), "{args:?}: {}", ran.stderr);
+    }
+}
+
+/// Regression: `--stages 2` was accepted, a first stage that no board ever uses (every board
+/// holds a 2 or more), yet trained, stored and written.
+#[test]
+fn a_stage_split_at_2_is_refused() {
+    for stages in ["2", "2,16384"] {
+        let ran = run(
+            &[
+                "train", "--games", "3", "--tuples", "2x4", "--stages", stages,
+            ],
+            "",
+        );
+        assert_eq!((ran.code, ran.stdout.as_str()), (2, ""), "{stages}");
+        assert!(
+            ran.stderr.starts_with(&format!(
+                "error: invalid value '{stages}' for '--stages <TILES>': stage splits are increasing tiles from 4 to 32768"
+            )),
+            "{}",
+            ran.stderr
+        );
+    }
+}
+
 /// Regression (reliability issue, item 9): flags before `bench` were silently ignored.
 #[test]
 fn flags_before_bench_are_refused_not_ignored() {
