@@ -818,6 +818,21 @@ fn load_network(weights: Option<&Path>) -> anyhow::Result<Arc<Network>> {
     }
 }
 
+/// An `--out` file's directory must be there: power11 makes its own data directory, but a
+/// directory the user names that does not exist is most likely a typo, and making it would hide
+/// the file where they will not look.
+fn check_out_directory(out: &Path) -> anyhow::Result<()> {
+    match out.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => Err(UsageError(format!(
+            "--out {}: there is no directory {}",
+            out.display(),
+            dir.display()
+        ))
+        .into()),
+        _ => Ok(()),
+    }
+}
+
 /// The solved table of `rules`: read from `out` (or the data directory's file for these rules)
 /// if it is there and whole, else solved and written there. Also says whether it was solved
 /// now. Rules the solver cannot solve, and an `out` that holds anything but a whole table of
@@ -826,7 +841,10 @@ fn load_network(weights: Option<&Path>) -> anyhow::Result<Arc<Network>> {
 fn table_for(rules: &Rules, out: Option<&Path>) -> anyhow::Result<(Arc<Solution>, bool)> {
     let solved = SolvedRules::of(rules).map_err(|e| UsageError(e.to_string()))?;
     let path = match out {
-        Some(path) => path.to_path_buf(),
+        Some(path) => {
+            check_out_directory(path)?;
+            path.to_path_buf()
+        }
         None => data_dir()
             .context("no data directory for the table (set POWER11_DATA_DIR)")?
             .join(tables::default_name(&solved)),
@@ -939,10 +957,14 @@ fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<
                     "{shown} is not a weight file; it is left alone (choose another --out)"
                 ));
             }
-            // --restart replaces a whole weight file, never a damaged one: what it held can
-            // only be judged by the user.
+            // --restart replaces a whole weight file, never a damaged one (what it held can
+            // only be judged by the user) nor one of another format version (a network another
+            // power11 trained, hours of work).
             match read_weights(out) {
-                Err(WeightsFileError::Damaged { problem, .. }) => {
+                Err(
+                    WeightsFileError::Damaged { problem, .. }
+                    | WeightsFileError::OtherVersion { problem, .. },
+                ) => {
                     return usage(format!(
                         "{shown}: {problem}; it is left alone (move it away, or choose another --out)"
                     ));
@@ -1005,7 +1027,10 @@ fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<
 
 fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     let out = match &args.out {
-        Some(path) => path.clone(),
+        Some(path) => {
+            check_out_directory(path)?;
+            path.clone()
+        }
         None => default_path(data_dir().as_deref()).ok_or_else(|| {
             UsageError(
                 "no data directory for the weights (set POWER11_DATA_DIR or pass --out)"

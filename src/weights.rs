@@ -30,6 +30,15 @@ pub enum WeightsFileError {
         /// What is wrong with it.
         problem: String,
     },
+    /// The file is a weight file of another format version, most likely written by a newer
+    /// power11: a network someone trained, so it is never replaced, even by `--restart`.
+    #[error("{}: {problem}", .path.display())]
+    OtherVersion {
+        /// The file.
+        path: PathBuf,
+        /// Which version it is.
+        problem: String,
+    },
     /// The file is there but is not a usable network.
     #[error("{}: {problem}", .path.display())]
     Unusable {
@@ -70,6 +79,10 @@ pub fn read_weights(path: &Path) -> Result<Network, WeightsFileError> {
         .map_err(|e| fail(e.to_string()))?;
     Network::from_bytes(&bytes).map_err(|e| match e {
         NetworkError::Checksum => WeightsFileError::Damaged {
+            path: path.to_path_buf(),
+            problem: e.to_string(),
+        },
+        NetworkError::Version(_) => WeightsFileError::OtherVersion {
             path: path.to_path_buf(),
             problem: e.to_string(),
         },

@@ -278,8 +278,19 @@ fn damaged_and_foreign_weight_files_are_refused_and_left_alone() {
     let run = Run::new();
     train(&run, "w.p11w", "20");
     let whole = std::fs::read(run.path("w.p11w")).unwrap();
-    let cases: [(&str, Vec<u8>, &str); 4] = [
+    let cases: [(&str, Vec<u8>, &str); 5] = [
         ("cut.p11w", whole[..whole.len() / 2].to_vec(), "damaged"),
+        (
+            // Regression: --restart replaced a network of another format version (one a newer
+            // power11 wrote), though it is refused as a file is that is damaged.
+            "newer.p11w",
+            {
+                let mut b = whole.clone();
+                b[8..12].copy_from_slice(&[2; 4]);
+                b
+            },
+            "weight file format 33686018, this program reads format",
+        ),
         (
             "flipped.p11w",
             {
@@ -331,7 +342,7 @@ fn damaged_and_foreign_weight_files_are_refused_and_left_alone() {
             assert_eq!(trained.code, 2, "{name} {extra:?}");
             assert!(
                 trained.stderr.starts_with(&format!("power11: {name}"))
-                    && (problem != "damaged" || trained.stderr.contains(problem))
+                    && (problem.starts_with("not a") || trained.stderr.contains(problem))
                     && trained.stderr.contains("it is left alone")
                     && !trained.stderr.contains("--restart"),
                 "{name} {extra:?}: {}",
@@ -558,6 +569,11 @@ fn training_refuses_what_it_could_not_keep_before_it_starts() {
             "not a regular file",
         ),
         (vec!["--out", &long], "cannot write"),
+        // Regression: a directory that is not there (a typo) was made.
+        (
+            vec!["--out", "typo/deep/w.p11w"],
+            "--out typo/deep/w.p11w: there is no directory typo/deep",
+        ),
     ] {
         let mut all = vec!["train", "--games", "5", "--tuples", "2x4"];
         all.extend(args.iter().copied());
@@ -569,6 +585,7 @@ fn training_refuses_what_it_could_not_keep_before_it_starts() {
         std::fs::read_to_string(run.path("notes.txt")).unwrap(),
         "my notes\n"
     );
+    assert!(!run.path("typo").exists());
     // --weights belongs to the learned player.
     let ran = run.run(&["--autoplay", "random", "--weights", "w.p11w"], "");
     assert_eq!(ran.code, 2);
