@@ -32,6 +32,9 @@ pub enum Problem {
     /// A board does not start with its frame.
     #[error("expected a line of '#' (the top of a board), found '{0}'")]
     ExpectedTopFrame(String),
+    /// A score line is the last thing in the file: its board is missing.
+    #[error("a score with no board after it")]
+    NoBoardAfterScore,
     /// The file ends inside a board.
     #[error("the board is not closed by a line of '#'")]
     MissingBottomFrame,
@@ -400,7 +403,15 @@ fn parse_framed(lines: &[&str], require_score: bool) -> Result<Timeline, ParseEr
                 let score = text
                     .parse::<Score>()
                     .or_else(|_| fail(i + 1, Problem::BadScore(shorten(text))))?;
+                let score_at = i;
                 i += 1;
+                // Blank lines may stand between a score and its board too.
+                while i < end && lines[i].trim().is_empty() {
+                    i += 1;
+                }
+                if i == end {
+                    return fail(score_at + 1, Problem::NoBoardAfterScore);
+                }
                 score
             }
             None if require_score || !states.is_empty() => {
@@ -470,8 +481,9 @@ fn parse_framed_board(
     start: usize,
     end: usize,
 ) -> Result<(Board, usize), ParseError> {
+    // Frames, like rows, may be indented.
     match lines.get(start) {
-        Some(l) if start < end && is_frame(l) => {}
+        Some(l) if start < end && is_frame(l.trim_start()) => {}
         Some(l) if start < end => return fail(start + 1, Problem::ExpectedTopFrame(shorten(l))),
         _ => return fail(start + 1, Problem::MissingBottomFrame),
     }

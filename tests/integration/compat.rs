@@ -101,6 +101,8 @@ fn save_files_of_the_other_programs_resume_with_their_history() {
         "final_newline.saved",
         "crlf.saved",
         "blank_lines_between.saved",
+        "blank_after_score.saved",
+        "indented_frames.saved",
         "newest_first.saved",
     ];
     let current = "Score: 4\n#####################\n#   4|    |    |    #\n#    |   2|    |    #\n#   2|    |    |    #\n#    |    |    |    #\n#####################\n";
@@ -200,6 +202,12 @@ fn damaged_files_are_refused_with_their_line_and_left_untouched() {
                 "{good}\nScore: 8\n################\n#   2|    |    #\n#    |    |    #\n#    |    |    #\n################"
             ),
             "power11.saved:23: this board is 3x3, the first one is 4x4",
+        ),
+        (
+            // Regression: this said "power11.saved:23: the board is not closed", a line past
+            // the end of the file, about a board that is not there.
+            format!("{good}\nScore: 8"),
+            "power11.saved:22: a score with no board after it",
         ),
     ];
     for (text, message) in cases {
