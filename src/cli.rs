@@ -605,8 +605,9 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
     {
         let (loaded, warnings) = BestScores::load(&dir);
         best = loaded;
+        // Diagnostics go to standard error: the game's output stays what the moves make it.
         for warning in warnings {
-            writeln!(out, "Note: {warning}")?;
+            eprintln!("power11: {warning}");
         }
     }
     let store = FileStore::new(PathBuf::from(SAVE_FILE), best, data_dir());

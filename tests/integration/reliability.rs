@@ -224,8 +224,10 @@ fn an_unreadable_best_score_file_is_never_written() {
     power11(&run, &["--variant", "classic", "--board", &win], "l\n\nq\n")
         .assert()
         .success()
-        .stdout(predicate::str::starts_with("Note: cannot read "))
-        .stdout(predicate::str::contains(
+        // Regression: the note went to standard output, before the menu.
+        .stdout(predicate::str::contains("cannot read").not())
+        .stderr(predicate::str::starts_with("power11: cannot read "))
+        .stderr(predicate::str::ends_with(
             "data/best-scores.txt: not a regular file; best scores are not saved in this session\n",
         ))
         .stdout(predicate::str::contains("YOU WON"))
