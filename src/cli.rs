@@ -770,7 +770,7 @@ fn player_for(
     }
     if kind != PlayerKind::Expectimax && (depth.is_some() || ms_per_move.is_some()) {
         let message = format!(
-            "--depth and --ms-per-move tune the expectimax player's search; the {} player does not search",
+            "--depth and --ms-per-move tune the expectimax player's search (--depth the learned player's too); the {} player does not search",
             kind.name()
         );
         return Err(UsageError(message).into());

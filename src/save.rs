@@ -50,13 +50,20 @@ pub enum FileError {
         /// The file.
         path: PathBuf,
     },
-    /// The file is larger than any save can be.
-    #[error("{}: {bytes} bytes, larger than any save can be (256 MiB)", .path.display())]
+    /// The file is larger than any save or board file can be.
+    #[error("{}: {bytes} bytes, larger than any save or board file can be (256 MiB)", .path.display())]
     TooLarge {
         /// The file.
         path: PathBuf,
         /// Its size.
         bytes: u64,
+    },
+    /// The file is UTF-16 text (as some Windows editors save): text, but not the UTF-8 that
+    /// saves and board files are written in, so the user is told what to do about it.
+    #[error("{}: UTF-16 text; save it as UTF-8 (or plain ASCII) to use it", .path.display())]
+    Utf16 {
+        /// The file.
+        path: PathBuf,
     },
     /// The file is not UTF-8 text.
     #[error("{}:{line}: not text (invalid UTF-8)", .path.display())]
@@ -108,6 +115,12 @@ fn read_text(path: &Path) -> Result<String, FileError> {
         .map_err(io_error)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(too_large(bytes.len() as u64));
+    }
+    // A UTF-16 byte-order mark, either way round.
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return Err(FileError::Utf16 {
+            path: path.to_path_buf(),
+        });
     }
     String::from_utf8(bytes).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
@@ -337,6 +350,17 @@ mod tests {
                 .unwrap_err()
                 .to_string()
                 .ends_with("bad.saved:2: not text (invalid UTF-8)")
+        );
+        // Regression: UTF-16 was "not text (invalid UTF-8)", with no hint of what to do.
+        let utf16: Vec<u8> = "\u{feff}Score: 1\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        std::fs::write(&path, utf16).unwrap();
+        let msg = read_save(&path).unwrap_err().to_string();
+        assert!(
+            msg.ends_with("bad.saved: UTF-16 text; save it as UTF-8 (or plain ASCII) to use it"),
+            "{msg}"
         );
         // A file with no LF counts its lines by CR, as the parsers read it.
         std::fs::write(&path, b"Score: 1\r#####\r#\xff\r").unwrap();

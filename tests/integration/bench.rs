@@ -381,6 +381,12 @@ fn a_time_budget_and_a_fixed_depth_exclude_each_other() {
             ran.stderr
         );
     }
+    // The message names every player that takes --depth (it named the expectimax one only).
+    let ran = run.run(&["bench", "--player", "random", "--depth", "3"], "");
+    assert_eq!(
+        ran.stderr,
+        "power11: --depth and --ms-per-move tune the expectimax player's search (--depth the learned player's too); the random player does not search\n"
+    );
 }
 
 #[test]

@@ -95,7 +95,7 @@ fn unbounded_files_are_refused_at_once() {
     power11(&run, &["--board", "big.txt"], "")
         .assert()
         .code(2)
-        .stderr("power11: big.txt: 1073741824 bytes, larger than any save can be (256 MiB)\n");
+        .stderr("power11: big.txt: 1073741824 bytes, larger than any save or board file can be (256 MiB)\n");
 }
 
 /// Regression (item 3): 300 kill -9 during saves left 155 temporary files. After any number
