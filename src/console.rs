@@ -94,7 +94,10 @@ impl<R: BufRead, W: Write, S: Store> Console<R, W, S> {
         self.show_screen()?;
         loop {
             self.output.flush()?;
-            let Some(line) = read_capped_line(&mut self.input)? else {
+            // Said so: the error alone ("Is a directory") does not tell which file it is about.
+            let line = read_capped_line(&mut self.input)
+                .map_err(|e| io::Error::new(e.kind(), format!("cannot read the input: {e}")))?;
+            let Some(line) = line else {
                 let events = self.session.close();
                 self.print_events(&events)?;
                 return self.output.flush();

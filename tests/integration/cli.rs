@@ -551,6 +551,24 @@ fn a_stage_split_at_2_is_refused() {
     }
 }
 
+/// Regression: `power11 < /` said only "power11: Is a directory (os error 21)".
+#[cfg(target_os = "linux")]
+#[test]
+fn input_that_cannot_be_read_is_named() {
+    let run = crate::common::Run::new();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_power11"))
+        .current_dir(run.dir.path())
+        .env("POWER11_DATA_DIR", run.path("data"))
+        .stdin(std::fs::File::open(run.dir.path()).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "power11: cannot read the input: Is a directory (os error 21)\n"
+    );
+}
+
 /// Regression (reliability issue, item 9): flags before `bench` were silently ignored.
 #[test]
 fn flags_before_bench_are_refused_not_ignored() {
