@@ -283,12 +283,14 @@ fn damaged_best_score_file_is_reported_once_and_its_bad_line_kept() {
         "l\n\nq\n",
     );
     assert_eq!(ran.code, 0);
+    // Reported once, on standard error (the game's output stays what the moves make it).
     assert_eq!(
-        ran.stdout
+        ran.stderr
             .matches("best-scores.txt:1: expected 'VARIANT SIZE SCORE'")
             .count(),
         1
     );
+    assert!(!ran.stdout.contains("best-scores.txt"), "{}", ran.stdout);
     assert!(ran.stdout.contains("YOU WON"));
     // The line it could not read is written back as it was, after the new record
     // (regression, hostile-user review: it was dropped, a silent repair).
