@@ -16,7 +16,7 @@ use crate::named::Named;
 use crate::playout::default_attempt_limit;
 use crate::random::{os_seed, seeded};
 use crate::rules::{Rules, Scoring, Spawn, Variant};
-use crate::save::{SAVE_FILE, read_board_file, without_temporary_path};
+use crate::save::{SAVE_FILE, read_board_file, resolve_links, without_temporary_path};
 use crate::session::{MemoryStore, MenuStyle, Session, Settings};
 use crate::size::Size;
 use crate::store::FileStore;
@@ -987,12 +987,14 @@ fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<
         Err(e) => return usage(format!("cannot use --out {shown}: {e}")),
     }
     // The directory must take the temporary file a checkpoint is written to (named as
-    // `save::write_atomic` names it), and the lock beside it.
-    let dir = match out.parent() {
+    // `save::write_atomic` names it), and the lock beside it. Both go beside the file that a
+    // link names, as the checkpoints do: two runs through two links to one file share a lock.
+    let target = resolve_links(out).unwrap_or_else(|_| out.to_path_buf());
+    let dir = match target.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let name = out
+    let name = target
         .file_name()
         .map_or_else(|| "weights".into(), |n| n.to_string_lossy().into_owned());
     std::fs::create_dir_all(&dir)

@@ -242,7 +242,7 @@ pub(crate) fn without_temporary_path(error: io::Error) -> io::Error {
 
 /// `path` with its symlinks followed (at most 40, as the kernel does), so that a save replaces
 /// the file the link points to instead of the link.
-fn resolve_links(path: &Path) -> io::Result<PathBuf> {
+pub(crate) fn resolve_links(path: &Path) -> io::Result<PathBuf> {
     let mut current = path.to_path_buf();
     for _ in 0..40 {
         match std::fs::symlink_metadata(&current) {

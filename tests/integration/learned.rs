@@ -634,6 +634,31 @@ fn an_interrupted_training_run_keeps_what_it_learned() {
         "{}",
         second.stderr
     );
+    // So would one through a link to it (regression: the lock was named after the link).
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("w.p11w", run.path("link.p11w")).unwrap();
+        let linked = run.run(
+            &[
+                "train",
+                "--games",
+                "5",
+                "--tuples",
+                "2x4",
+                "--out",
+                "link.p11w",
+            ],
+            "",
+        );
+        assert_eq!(linked.code, 2, "{}", linked.stderr);
+        assert!(
+            linked
+                .stderr
+                .contains("another power11 train is writing link.p11w"),
+            "{}",
+            linked.stderr
+        );
+    }
     // SIGINT, as Ctrl-C sends.
     let status = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
