@@ -596,6 +596,7 @@ fn training_refuses_what_it_could_not_keep_before_it_starts() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn an_interrupted_training_run_keeps_what_it_learned() {
     let run = Run::new();
@@ -619,44 +620,22 @@ fn an_interrupted_training_run_keeps_what_it_learned() {
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_millis(800));
-    // A second run on the same file would overwrite the first one's work: refused.
-    let second = run.run(
-        &[
-            "train", "--games", "5", "--tuples", "2x4", "--out", "w.p11w", "--resume",
-        ],
-        "",
-    );
-    assert_eq!(second.code, 2, "{}", second.stderr);
-    assert!(
-        second
-            .stderr
-            .contains("another power11 train is writing w.p11w"),
-        "{}",
-        second.stderr
-    );
-    // So would one through a link to it (regression: the lock was named after the link).
-    #[cfg(unix)]
-    {
-        std::os::unix::fs::symlink("w.p11w", run.path("link.p11w")).unwrap();
-        let linked = run.run(
-            &[
-                "train",
-                "--games",
-                "5",
-                "--tuples",
-                "2x4",
-                "--out",
-                "link.p11w",
-            ],
-            "",
-        );
-        assert_eq!(linked.code, 2, "{}", linked.stderr);
+    // A second run on the same file would overwrite the first one's work: refused; so is one
+    // through a link to it (regression: the lock was named after the link).
+    std::os::unix::fs::symlink("w.p11w", run.path("link.p11w")).unwrap();
+    for (out, more) in [("w.p11w", &["--resume"][..]), ("link.p11w", &[])] {
+        let args = [
+            &["train", "--games", "5", "--tuples", "2x4", "--out", out],
+            more,
+        ];
+        let second = run.run(&args.concat(), "");
+        assert_eq!(second.code, 2, "{out}: {}", second.stderr);
         assert!(
-            linked
+            second
                 .stderr
-                .contains("another power11 train is writing link.p11w"),
+                .contains(&format!("another power11 train is writing {out}")),
             "{}",
-            linked.stderr
+            second.stderr
         );
     }
     // SIGINT, as Ctrl-C sends.
