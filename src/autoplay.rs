@@ -38,7 +38,8 @@ pub fn run<S: Store, W: Write>(
                 if attempts >= max_attempts {
                     writeln!(
                         out,
-                        "Stopped after {attempts} moves. Score: {}",
+                        "Stopped after {attempts} move{}. Score: {}",
+                        if attempts == 1 { "" } else { "s" },
                         game.score()
                     )?;
                     break;

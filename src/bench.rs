@@ -580,8 +580,9 @@ pub enum MergeError {
     },
 }
 
-/// The largest report read. A report holds a count per distinct score and tile: a few hundred
-/// bytes a game at most, so 64 MiB is some hundred thousand games and far above any real run.
+/// The largest report read. A report's size grows with its distinct scores (about 20 bytes
+/// each, at most one a game) and its first unwon games (at most a hundred): 64 MiB holds some
+/// three million games, far above any real run, and stops a stream or a wrong file at once.
 pub const MAX_REPORT_BYTES: u64 = 64 << 20;
 
 /// Reads one `bench --json` report, checking that its counts add up.

@@ -164,7 +164,7 @@ struct TrainArgs {
     seed: Option<u64>,
 
     /// Write the weights here (default: the data directory's weight file, where
-    /// --player learned looks).
+    /// --player learned looks); its directory must be there.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
 
@@ -283,6 +283,14 @@ fn parse_stages(text: &str) -> Result<Stages, String> {
             if value < 2 || !value.is_power_of_two() {
                 return Err(format!("'{tile}' is not a tile (a power of two from 2)"));
             }
+            // Every board holds a 2 or more: a stage below a split at 2 would never be used,
+            // yet trained, kept in memory and written.
+            if value == 2 {
+                return Err(
+                    "a split at 2 leaves the first stage unused: splits are tiles from 4"
+                        .to_string(),
+                );
+            }
             Ok(value.trailing_zeros() as u8)
         })
         .collect::<Result<Vec<u8>, String>>()?;
@@ -311,7 +319,8 @@ struct MergeArgs {
 
 #[derive(Args, Debug)]
 struct SolveArgs {
-    /// Write the table here (default: the data directory, where players and advice find it).
+    /// Write the table here (default: the data directory, where players and advice find it);
+    /// its directory must be there.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
 
@@ -605,7 +614,8 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
     {
         let (loaded, warnings) = BestScores::load(&dir);
         best = loaded;
-        // Diagnostics go to standard error: the game's output stays what the moves make it.
+        // Notes about the best-score file go to standard error, before the game: its output
+        // stays what the moves make it. (A best score that cannot be saved is said in the game.)
         for warning in warnings {
             eprintln!("power11: {warning}");
         }
@@ -821,17 +831,21 @@ fn load_network(weights: Option<&Path>) -> anyhow::Result<Arc<Network>> {
 
 /// An `--out` file's directory must be there: power11 makes its own data directory, but a
 /// directory the user names that does not exist is most likely a typo, and making it would hide
-/// the file where they will not look.
+/// the file where they will not look. Through a link, the directory of the file it names.
 fn check_out_directory(out: &Path) -> anyhow::Result<()> {
-    match out.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => Err(UsageError(format!(
-            "--out {}: there is no directory {}",
-            out.display(),
-            dir.display()
-        ))
-        .into()),
-        _ => Ok(()),
-    }
+    let target = resolve_links(out).unwrap_or_else(|_| out.to_path_buf());
+    let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) else {
+        return Ok(());
+    };
+    let problem = match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => return Ok(()),
+        Ok(_) => format!("{} is not a directory", dir.display()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            format!("there is no directory {}", dir.display())
+        }
+        Err(e) => format!("{}: {e}", dir.display()),
+    };
+    Err(UsageError(format!("cannot use --out {}: {problem}", out.display())).into())
 }
 
 /// The solved table of `rules`: read from `out` (or the data directory's file for these rules)

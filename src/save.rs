@@ -341,7 +341,7 @@ mod tests {
         std::fs::write(&path, "Score: 1\n###\n").unwrap();
         let msg = read_save(&path).unwrap_err().to_string();
         assert!(
-            msg.ends_with("bad.saved:3: the board is not closed by a line of '#'"),
+            msg.ends_with("bad.saved:2: the board that starts here is not closed by a line of '#'"),
             "{msg}"
         );
         std::fs::write(&path, b"Score: 1\n\xff\n").unwrap();
@@ -352,16 +352,19 @@ mod tests {
                 .ends_with("bad.saved:2: not text (invalid UTF-8)")
         );
         // Regression: UTF-16 was "not text (invalid UTF-8)", with no hint of what to do.
-        let utf16: Vec<u8> = "\u{feff}Score: 1\n"
-            .encode_utf16()
-            .flat_map(u16::to_le_bytes)
-            .collect();
-        std::fs::write(&path, utf16).unwrap();
-        let msg = read_save(&path).unwrap_err().to_string();
-        assert!(
-            msg.ends_with("bad.saved: UTF-16 text; save it as UTF-8 (or plain ASCII) to use it"),
-            "{msg}"
-        );
+        let utf16 = "\u{feff}Score: 1\n".encode_utf16();
+        let little: Vec<u8> = utf16.clone().flat_map(u16::to_le_bytes).collect();
+        let big: Vec<u8> = utf16.flat_map(u16::to_be_bytes).collect();
+        for bytes in [little, big] {
+            std::fs::write(&path, bytes).unwrap();
+            let msg = read_save(&path).unwrap_err().to_string();
+            assert!(
+                msg.ends_with(
+                    "bad.saved: UTF-16 text; save it as UTF-8 (or plain ASCII) to use it"
+                ),
+                "{msg}"
+            );
+        }
         // A file with no LF counts its lines by CR, as the parsers read it.
         std::fs::write(&path, b"Score: 1\r#####\r#\xff\r").unwrap();
         let msg = read_save(&path).unwrap_err().to_string();

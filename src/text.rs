@@ -35,8 +35,9 @@ pub enum Problem {
     /// A score line is the last thing in the file: its board is missing.
     #[error("a score with no board after it")]
     NoBoardAfterScore,
-    /// The file ends inside a board.
-    #[error("the board is not closed by a line of '#'")]
+    /// The file ends inside a board (reported at the board's top frame, the last line that
+    /// says anything about it).
+    #[error("the board that starts here is not closed by a line of '#'")]
     MissingBottomFrame,
     /// A whole number that no tile can be: negative, or past the largest (2^63).
     #[error("'{0}' is not a tile: tiles are powers of two from 2 to 2^63, and 0 is an empty cell")]
@@ -301,7 +302,8 @@ pub(crate) fn lines_of(text: &str) -> Vec<&str> {
 /// Reads a save file: one or more states, each a score line (`Score: N` or a bare number) and a
 /// framed board, all of one size, in either order (see [`newest_first`]). Liberal in the shape
 /// (frames of any length, cells of any width or alignment, `0` for empty, `|` inside the frame,
-/// blank lines between states, CRLF or lone-CR line ends, no final newline); strict in the content (cell counts,
+/// blank lines between states or between a score and its board, indented boards, CRLF or
+/// lone-CR line ends, no final newline); strict in the content (cell counts,
 /// powers of two, one size, whole-number scores, nothing else in the file).
 pub fn parse_save(text: &str) -> Result<Timeline, ParseError> {
     parse_framed(&lines_of(text), true)
@@ -493,7 +495,7 @@ fn parse_framed_board(
     let mut i = start + 1;
     loop {
         if i >= end {
-            return fail(i + 1, Problem::MissingBottomFrame);
+            return fail(start + 1, Problem::MissingBottomFrame);
         }
         // Frames and rows may have any width: other programs draw frames of their own length
         // and cells left-aligned or wider than 4. What must agree is the number of cells.
@@ -832,6 +834,20 @@ Score: 4
         assert_eq!(save_error(&garbage).line, 8);
         let truncated = EXAMPLE.lines().take(4).collect::<Vec<_>>().join("\n") + "\n";
         assert_eq!(save_error(&truncated).problem, Problem::MissingBottomFrame);
+        // At the board's top frame, not a line past the end of the file.
+        assert_eq!(save_error(&truncated).line, 2);
+        // A score with no board is said to be one, at its own line; blank lines between a
+        // score and its board, and an indented board, are read.
+        let last_alone = format!("{EXAMPLE}Score: 8\n\n");
+        assert_eq!(
+            save_error(&last_alone).to_string(),
+            "line 8: a score with no board after it"
+        );
+        let spaced = EXAMPLE.replace("Score: 4\n", "Score: 4\n\n\n");
+        let indented = EXAMPLE.replace("\n#", "\n   #");
+        for text in [spaced, indented] {
+            assert_eq!(parse_save(&text).unwrap().current().board, example_board());
+        }
         assert_eq!(save_error("").problem, Problem::Empty);
     }
 

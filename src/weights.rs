@@ -30,8 +30,8 @@ pub enum WeightsFileError {
         /// What is wrong with it.
         problem: String,
     },
-    /// The file is a weight file of another format version, most likely written by a newer
-    /// power11: a network someone trained, so it is never replaced, even by `--restart`.
+    /// The file is a weight file of another format version (older or newer): a network someone
+    /// trained that this power11 cannot read, so it is never replaced, even by `--restart`.
     #[error("{}: {problem}", .path.display())]
     OtherVersion {
         /// The file.

@@ -91,11 +91,12 @@ impl Stages {
     }
 
     /// Stages split at these largest-tile exponents (14 = 16384): strictly increasing, within
-    /// `2..=15`, at most [`MAX_STAGES`]` - 1` of them. Not 1: every board holds a 2 or more, so
-    /// a stage below a split at 2 would never be used, yet would be trained, stored and written.
+    /// `1..=15`, at most [`MAX_STAGES`]` - 1` of them. (A split at 1 leaves stage 0 unused, as
+    /// every board holds a 2 or more: `train` does not make one, but a file that has one is
+    /// still a network that plays.)
     pub fn split_at(thresholds: &[u8]) -> Result<Stages, NetworkError> {
         let increasing = thresholds.windows(2).all(|w| w[0] < w[1]);
-        let in_range = thresholds.iter().all(|&e| (2..=15).contains(&e));
+        let in_range = thresholds.iter().all(|&e| (1..=15).contains(&e));
         if !increasing || !in_range || thresholds.len() >= MAX_STAGES {
             return Err(NetworkError::BadStages(thresholds.to_vec()));
         }

@@ -187,7 +187,7 @@ fn reports_that_cannot_merge_are_refused_with_the_file_and_the_reason() {
     // A file larger than any report is refused before it is read.
     std::fs::File::create(run.path("huge.json"))
         .unwrap()
-        .set_len((64 << 20) + 1)
+        .set_len(power11::bench::MAX_REPORT_BYTES + 1)
         .unwrap();
     std::fs::write(run.path("bom.json"), format!("\u{feff}{whole}")).unwrap();
     let good = fixture_arg("good.saved");

@@ -278,7 +278,7 @@ fn corrupt_save_files_are_reported_and_left_untouched() {
         ),
         (
             "bad_truncated.saved",
-            "power11.saved:13: the board is not closed by a line of '#'",
+            "power11.saved:9: the board that starts here is not closed by a line of '#'",
         ),
     ];
     for (name, message) in cases {
@@ -543,7 +543,7 @@ fn a_stage_split_at_2_is_refused() {
         assert_eq!((ran.code, ran.stdout.as_str()), (2, ""), "{stages}");
         assert!(
             ran.stderr.starts_with(&format!(
-                "error: invalid value '{stages}' for '--stages <TILES>': stage splits are increasing tiles from 4 to 32768"
+                "error: invalid value '{stages}' for '--stages <TILES>': a split at 2 leaves the first stage unused: splits are tiles from 4"
             )),
             "{}",
             ran.stderr

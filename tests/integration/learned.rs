@@ -282,7 +282,7 @@ fn damaged_and_foreign_weight_files_are_refused_and_left_alone() {
         ("cut.p11w", whole[..whole.len() / 2].to_vec(), "damaged"),
         (
             // Regression: --restart replaced a network of another format version (one a newer
-            // power11 wrote), though it is refused as a file is that is damaged.
+            // power11 wrote), as a damaged file is.
             "newer.p11w",
             {
                 let mut b = whole.clone();
@@ -552,6 +552,8 @@ fn training_refuses_what_it_could_not_keep_before_it_starts() {
         .permissions();
     permissions.set_readonly(true);
     std::fs::set_permissions(run.path("kept.p11w"), permissions).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("gone/w.p11w", run.path("ghost.p11w")).unwrap();
     // A legal name whose checkpoint's temporary file name would be too long.
     let long = "w".repeat(250);
     for (args, says) in [
@@ -572,7 +574,16 @@ fn training_refuses_what_it_could_not_keep_before_it_starts() {
         // Regression: a directory that is not there (a typo) was made.
         (
             vec!["--out", "typo/deep/w.p11w"],
-            "--out typo/deep/w.p11w: there is no directory typo/deep",
+            "cannot use --out typo/deep/w.p11w: there is no directory typo/deep",
+        ),
+        (
+            vec!["--out", "notes.txt/w.p11w"],
+            "cannot use --out notes.txt/w.p11w: notes.txt is not a directory",
+        ),
+        // A link into a directory that is not there is the same typo.
+        (
+            vec!["--out", "ghost.p11w"],
+            "cannot use --out ghost.p11w: there is no directory gone",
         ),
     ] {
         let mut all = vec!["train", "--games", "5", "--tuples", "2x4"];
@@ -585,7 +596,7 @@ fn training_refuses_what_it_could_not_keep_before_it_starts() {
         std::fs::read_to_string(run.path("notes.txt")).unwrap(),
         "my notes\n"
     );
-    assert!(!run.path("typo").exists());
+    assert!(!run.path("typo").exists() && !run.path("gone").exists());
     // --weights belongs to the learned player.
     let ran = run.run(&["--autoplay", "random", "--weights", "w.p11w"], "");
     assert_eq!(ran.code, 2);
@@ -623,12 +634,11 @@ fn an_interrupted_training_run_keeps_what_it_learned() {
     // A second run on the same file would overwrite the first one's work: refused; so is one
     // through a link to it (regression: the lock was named after the link).
     std::os::unix::fs::symlink("w.p11w", run.path("link.p11w")).unwrap();
-    for (out, more) in [("w.p11w", &["--resume"][..]), ("link.p11w", &[])] {
+    for out in ["w.p11w", "link.p11w"] {
         let args = [
-            &["train", "--games", "5", "--tuples", "2x4", "--out", out],
-            more,
+            "train", "--games", "5", "--tuples", "2x4", "--out", out, "--resume",
         ];
-        let second = run.run(&args.concat(), "");
+        let second = run.run(&args, "");
         assert_eq!(second.code, 2, "{out}: {}", second.stderr);
         assert!(
             second

@@ -140,12 +140,29 @@ fn out_never_replaces_a_file_that_is_not_this_table() {
         .assert()
         .success()
         .stdout(predicate::str::contains("read from the table"));
-    // Regression: a directory that is not there (a typo) was made, hiding the table in it.
-    power11(&run, &[&small[..], &["typo/t.table"]].concat(), "")
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr("power11: --out typo/t.table: there is no directory typo\n");
+}
+
+/// Regression: a directory that is not there (a typo) was made, hiding the table in it.
+#[test]
+fn out_in_a_directory_that_is_not_there_is_refused() {
+    let run = Run::new();
+    power11(
+        &run,
+        &[
+            "solve",
+            "--size",
+            "3",
+            "--goal",
+            "16",
+            "--out",
+            "typo/t.table",
+        ],
+        "",
+    )
+    .assert()
+    .code(2)
+    .stdout("")
+    .stderr("power11: cannot use --out typo/t.table: there is no directory typo\n");
     assert!(!run.path("typo").exists());
 }
 

@@ -135,6 +135,10 @@ fn autoplay_from_a_board_file_and_a_move_limit() {
     );
     assert_eq!(screens(&ran.stdout)[0].1.values()[0], vec![2, 4, 8, 16]);
     assert!(ran.stdout.contains("Stopped after 3 moves. Score: "));
+    let board = board.to_str().unwrap();
+    let one = ["--autoplay", "random", "--board", board, "--max-moves", "1"];
+    let ran = run(&one, "");
+    assert!(ran.stdout.contains("Stopped after 1 move. Score: "));
 }
 
 #[test]
