@@ -180,7 +180,7 @@ fn reports_that_cannot_merge_are_refused_with_the_file_and_the_reason() {
     let top = report["max_score"].as_u64().unwrap();
     derived("top.json", "max_score", (top + 4).into());
     let mut reached = report["reached_counts"].clone();
-    let (tile, count) = reached.as_object().unwrap().iter().last().unwrap();
+    let (tile, count) = reached.as_object().unwrap().iter().next_back().unwrap();
     let (tile, count) = (tile.clone(), count.as_u64().unwrap());
     reached[&tile] = (count + 1).into();
     derived("reached.json", "reached_counts", reached);
