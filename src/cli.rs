@@ -181,8 +181,8 @@ struct TrainArgs {
     #[arg(long, value_name = "SET", value_parser = named::<TupleSet>())]
     tuples: Option<TupleSet>,
 
-    /// Where a new network's stages split: tiles that start a stage with weights of its own,
-    /// or `none` for one stage [default: 16384,32768].
+    /// Where a new network's stages split: tiles from 4 to 32768 that start a stage with weights
+    /// of its own, or `none` for one stage [default: 16384,32768].
     #[arg(long, value_name = "TILES", value_parser = parse_stages)]
     stages: Option<Stages>,
 

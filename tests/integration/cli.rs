@@ -361,6 +361,19 @@ fn bad_board_file_exits_2_naming_file_and_line() {
     let ran = run(&["--board", &fixture_arg("B1.txt"), "--size", "5"], "");
     assert_eq!(ran.code, 2);
     assert!(ran.stderr.contains("holds a 4x4 board, but --size is 5"));
+    // A grid saved as UTF-16 (some Windows editors do) is named as such, with what to do.
+    let run_dir = crate::common::Run::new();
+    let utf16: Vec<u8> = "\u{feff}2 0 0\n0 0 0\n0 0 2\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    std::fs::write(run_dir.path("wide.txt"), utf16).unwrap();
+    let ran = run_dir.run(&["--board", "wide.txt"], "");
+    assert_eq!((ran.code, ran.stdout.as_str()), (2, ""));
+    assert_eq!(
+        ran.stderr,
+        "power11: wide.txt: UTF-16 text; save it as UTF-8 (or plain ASCII) to use it\n"
+    );
 }
 
 #[test]

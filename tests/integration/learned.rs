@@ -63,6 +63,16 @@ fn bench_learned(run: &Run, weights: &str, games: &str) -> crate::common::Ran {
     run.run(&args, "")
 }
 
+/// The report of 100 seeded classic games of the network in `weights` played greedily (depth 1):
+/// what a short training run is judged by.
+fn greedy_report(run: &Run, weights: &str) -> serde_json::Value {
+    let args = ["--player", "learned", "--weights", weights, "--depth", "1"];
+    bench_json(
+        run,
+        &[&args[..], &["--games", "100", "--seed", "3"]].concat(),
+    )
+}
+
 /// The share of a report's games that reached `tile`.
 fn reached(report: &serde_json::Value, tile: &str) -> f64 {
     let games = report["games"].as_f64().unwrap();
@@ -77,21 +87,7 @@ fn a_short_seeded_training_run_learns_to_reach_256() {
     let run = Run::new();
     let ran = train(&run, "w.p11w", "1000");
     assert!(ran.stdout.contains("trained 1000 games"), "{}", ran.stdout);
-    let learned = bench_json(
-        &run,
-        &[
-            "--player",
-            "learned",
-            "--weights",
-            "w.p11w",
-            "--depth",
-            "1",
-            "--games",
-            "100",
-            "--seed",
-            "3",
-        ],
-    );
+    let learned = greedy_report(&run, "w.p11w");
     let random = bench_json(
         &run,
         &["--player", "random", "--games", "100", "--seed", "3"],
@@ -122,22 +118,7 @@ fn an_optimistic_network_starts_high_keeps_what_it_never_saw_and_learns() {
     let (optimistic, zeros) = (hundreds("o.p11w"), hundreds("z.p11w"));
     assert!(optimistic > 100_000 && zeros == 0, "{optimistic} / {zeros}");
     // And it learns: measured, 1024 in 16 of 100 games, against 2 for the network of zeros.
-    let learned = |name: &str| {
-        let args = [
-            "--player",
-            "learned",
-            "--weights",
-            name,
-            "--depth",
-            "1",
-            "--games",
-            "100",
-            "--seed",
-            "3",
-        ];
-        bench_json(&run, &args)
-    };
-    let (o, z) = (learned("o.p11w"), learned("z.p11w"));
+    let (o, z) = (greedy_report(&run, "o.p11w"), greedy_report(&run, "z.p11w"));
     assert!(reached(&o, "256") >= 0.9, "{o}");
     assert!(reached(&o, "1024") > reached(&z, "1024"), "{o} / {z}");
     // It starts a network: resuming one with it, or a value past the limit, is refused.
