@@ -11,7 +11,7 @@
 mod baseline;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use power11::ai::td::learn_game;
+use power11::ai::td::{Learning, learn_game};
 use power11::ai::{Expectimax, LearnedPlayer, Network, SearchConfig, Stages, TupleSet};
 use power11::random::seeded;
 use power11::{Board, Board3, Board4, Board5, Direction, Grid, Rules};
@@ -151,7 +151,7 @@ fn learned_decision(c: &mut Criterion) {
     let mut rng = seeded(1);
     let mut path = Vec::new();
     for _ in 0..500 {
-        learn_game(&network, 0.1, &mut rng, &mut path);
+        learn_game(&network, Learning::td0(0.1), &mut rng, &mut path);
     }
     let network = Arc::new(network);
     let classic = Rules::classic();

@@ -146,6 +146,7 @@ enum Command {
 
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("budget").args(["minutes", "games"]).required(true)))]
+#[allow(clippy::struct_excessive_bools)] // on/off flags, each its own choice
 struct TrainArgs {
     /// Train for this many minutes (fractions allowed).
     #[arg(long, value_name = "M", allow_negative_numbers = true, value_parser = parse_minutes)]
@@ -203,9 +204,29 @@ struct TrainArgs {
 
     /// The learning rate at the start (at most 0.25: each update moves a 4x6 network's value by
     /// 4 x rate x its error, so higher rates overshoot); it falls to a tenth of it over the
-    /// first four fifths of the budget and stays there for the last fifth.
-    #[arg(long, value_name = "A", allow_negative_numbers = true, default_value_t = 0.1, value_parser = parse_rate)]
-    rate: f32,
+    /// first four fifths of the budget and stays there for the last fifth. With --coherence
+    /// it stays as it is (each weight's coherence lowers its own rate) [default: 0.1, and 0.25
+    /// with --coherence]
+    #[arg(long, value_name = "A", allow_negative_numbers = true, value_parser = parse_rate)]
+    rate: Option<f32>,
+
+    /// TD(λ): each move's outcome is credited to the moves before it, fading by λ a move (0 is
+    /// TD(0), 1 the game's remaining score).
+    #[arg(long, value_name = "L", allow_negative_numbers = true, default_value_t = 0.0, value_parser = parse_lambda)]
+    lambda: f32,
+
+    /// Temporal coherence learning: each weight's step is scaled by how consistently its
+    /// errors point one way, so that every weight anneals at its own pace (Jaśkowski 2018). Its
+    /// sums take twice the weights' memory and are not kept in the file: a resumed run starts
+    /// them anew.
+    #[arg(long)]
+    coherence: bool,
+
+    /// After a game of more than 10 moves, train again from the board halfway through it, and
+    /// again from the middle of that game, until one is that short (Matsuzaki's restart
+    /// strategy): the late game is learned from about as often as the early game.
+    #[arg(long)]
+    rewind: bool,
 
     /// Minutes between checkpoints (the weights are also written at the end).
     #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = 5.0, value_parser = parse_minutes)]
@@ -218,6 +239,10 @@ struct TrainArgs {
     #[arg(long, value_name = "TILE", allow_negative_numbers = true, value_parser = parse_tile, requires = "resume")]
     start_at: Option<u8>,
 }
+
+/// The learning rate under temporal coherence: a whole step (each update moves a 4x6 network's
+/// value by its whole error, times the weights' coherence), Jaśkowski's α = 1.
+const COHERENCE_RATE: f32 = 0.25;
 
 /// How many start positions late-stage training (`--start-at`) collects.
 const START_POSITIONS: usize = 1000;
@@ -244,6 +269,13 @@ fn parse_minutes(text: &str) -> Result<f64, String> {
         _ => Err(format!(
             "'{text}' is not a number of minutes (from 0.0001, at most a year)"
         )),
+    }
+}
+
+fn parse_lambda(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(l) if (0.0..=1.0).contains(&l) => Ok(l),
+        _ => Err(format!("'{text}' is not a λ (from 0 to 1)")),
     }
 }
 
@@ -1056,7 +1088,7 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         })?,
     };
     let _lock = check_weights_out(&out, args.resume, args.restart)?;
-    let network = if args.resume {
+    let mut network = if args.resume {
         let network = match read_weights(&out) {
             Ok(network) => network,
             Err(WeightsFileError::Missing(_)) => {
@@ -1106,15 +1138,21 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         (None, Some(games)) => Budget::Games(games),
         (None, None) => unreachable!("clap requires a budget"),
     };
+    let schedule = if args.coherence {
+        Schedule::constant(args.rate.unwrap_or(COHERENCE_RATE))
+    } else {
+        Schedule::falling(args.rate.unwrap_or(Schedule::default().rate))
+    };
+    if args.coherence {
+        network.track_coherence();
+    }
     let mut config = TrainConfig {
         budget,
         threads,
         seed,
-        schedule: Schedule {
-            rate: args.rate,
-            final_rate: args.rate / 10.0,
-            ..Schedule::default()
-        },
+        schedule,
+        lambda: args.lambda,
+        rewind: args.rewind,
         out: out.clone(),
         checkpoint_every: Duration::from_secs_f64(args.checkpoint_minutes * 60.0),
         starts: Vec::new(),
@@ -1144,11 +1182,12 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
             network.description()
         )
     };
+    let learning_words = learning_words(&config, network.tracks_coherence());
     // A note on stderr; what it says is repeated in the summary, so it may go unseen.
     let _ = writeln!(
         io::stderr(),
-        "power11 train: {budget_words} of training for {network_words}, seed {seed}, \
-         {threads} thread(s), writing {}",
+        "power11 train: {budget_words} of training for {network_words}, {learning_words}, \
+         seed {seed}, {threads} thread(s), writing {}",
         out.display()
     );
     if let Some(exponent) = args.start_at {
@@ -1233,7 +1272,7 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         ""
     };
     let summary = format!(
-        "trained {} game{}{stopped} in {:.1} s: {:.2}M moves/s\n{}\nnetwork: {}, {} of training in all\nweights: {}\n",
+        "trained {} game{}{stopped} in {:.1} s: {:.2}M moves/s\n{}\nlearning: {learning_words}\nnetwork: {}, {} of training in all\nweights: {}\n",
         last.games,
         if last.games == 1 { "" } else { "s" },
         last.elapsed.as_secs_f64(),
@@ -1253,6 +1292,29 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
                 out.display()
             )
         })
+}
+
+/// How a run learns, in words: `TD(0), rate 0.1 falling to 0.01` or `TD(λ = 0.5), temporal
+/// coherence, rewinds, rate 0.25`.
+fn learning_words(config: &TrainConfig, coherence: bool) -> String {
+    let mut words = vec![if config.lambda == 0.0 {
+        "TD(0)".to_string()
+    } else {
+        format!("TD(λ = {})", config.lambda)
+    }];
+    if coherence {
+        words.push("temporal coherence".to_string());
+    }
+    if config.rewind {
+        words.push("rewinds".to_string());
+    }
+    let schedule = config.schedule;
+    words.push(if schedule.is_constant() {
+        format!("rate {}", schedule.rate)
+    } else {
+        format!("rate {} falling to {}", schedule.rate, schedule.final_rate)
+    });
+    words.join(", ")
 }
 
 /// A length of time in the unit that reads best: seconds under two minutes, else minutes.

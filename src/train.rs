@@ -10,7 +10,7 @@
 
 use crate::ai::Network;
 use crate::ai::ntuple::Training;
-use crate::ai::td::{Outcome, learn_game, learn_game_from, play_until};
+use crate::ai::td::{Learning, Outcome, learn_game, learn_game_from, play_until};
 use crate::packed::Board4;
 use crate::random::{below, mix, seeded};
 use crate::save::FileError;
@@ -58,6 +58,30 @@ impl Default for Schedule {
 }
 
 impl Schedule {
+    /// `rate` from the start to the end (temporal coherence lowers each weight's own rate).
+    pub fn constant(rate: f32) -> Schedule {
+        Schedule {
+            rate,
+            final_rate: rate,
+            ..Schedule::default()
+        }
+    }
+
+    /// `rate` falling to a tenth of it, the default shape.
+    pub fn falling(rate: f32) -> Schedule {
+        Schedule {
+            rate,
+            final_rate: rate / 10.0,
+            ..Schedule::default()
+        }
+    }
+
+    /// Whether the rate never changes.
+    #[allow(clippy::float_cmp)] // a constant schedule holds one value twice
+    pub fn is_constant(&self) -> bool {
+        self.final_rate == self.rate
+    }
+
     /// The rate when `done` (0 to 1) of the budget is spent.
     pub fn rate_at(&self, done: f64) -> f32 {
         // `max` also turns a NaN into 0; a `final_part` of 1 is then final_rate throughout.
@@ -82,6 +106,10 @@ pub struct TrainConfig {
     pub seed: u64,
     /// The learning rates.
     pub schedule: Schedule,
+    /// λ ([`Learning::lambda`]).
+    pub lambda: f32,
+    /// Whether long games are played again from their middle ([`Learning::rewind`]).
+    pub rewind: bool,
     /// Where the network is written.
     pub out: PathBuf,
     /// How often it is written while training.
@@ -335,16 +363,20 @@ pub fn run(
                     if out_of_games || done >= 1.0 || stopped {
                         break;
                     }
-                    let rate = config.schedule.rate_at(done);
+                    let learning = Learning {
+                        rate: config.schedule.rate_at(done),
+                        lambda: config.lambda,
+                        rewind: config.rewind,
+                    };
                     let mut rng = seeded(training_game_seed(
                         config.seed,
                         first_game.wrapping_add(index),
                     ));
                     let outcome = if config.starts.is_empty() {
-                        learn_game(network, rate, &mut rng, &mut path)
+                        learn_game(network, learning, &mut rng, &mut path)
                     } else {
                         let start = config.starts[below(&mut rng, config.starts.len())];
-                        learn_game_from(network, rate, start, &mut rng, &mut path)
+                        learn_game_from(network, learning, start, &mut rng, &mut path)
                     };
                     if sender.send(outcome).is_err() {
                         break;
@@ -443,7 +475,7 @@ mod tests {
         let mut rng = seeded(1);
         let mut path = Vec::new();
         for _ in 0..games {
-            learn_game(&network, 0.1, &mut rng, &mut path);
+            learn_game(&network, Learning::td0(0.1), &mut rng, &mut path);
         }
         network
     }
@@ -510,6 +542,8 @@ mod tests {
             threads: 1,
             seed: 3,
             schedule: Schedule::default(),
+            lambda: 0.0,
+            rewind: false,
             out: dir.path().join("w.p11w"),
             checkpoint_every: Duration::from_secs(3600),
             starts,

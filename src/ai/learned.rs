@@ -238,7 +238,7 @@ impl Player for LearnedPlayer {
 mod tests {
     use super::*;
     use crate::ai::ntuple::{Stages, TupleSet};
-    use crate::ai::td::learn_game;
+    use crate::ai::td::{Learning, learn_game};
     use crate::random::seeded;
     use crate::rules::NewTile;
 
@@ -247,7 +247,7 @@ mod tests {
         let mut rng = seeded(5);
         let mut path = Vec::new();
         for _ in 0..300 {
-            learn_game(&network, 0.1, &mut rng, &mut path);
+            learn_game(&network, Learning::td0(0.1), &mut rng, &mut path);
         }
         Arc::new(network)
     }

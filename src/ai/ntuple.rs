@@ -255,6 +255,10 @@ pub struct Network {
     /// The checksum of the file it was read from, if it was read from one: with the training
     /// counters, what tells two networks apart in a bench report.
     checksum: Option<u32>,
+    /// Temporal coherence, when training uses it ([`Network::track_coherence`]): for each
+    /// weight, two `f32`s side by side (one cache line with its neighbour's): the sum of the
+    /// errors its updates were asked to correct, and the sum of their sizes.
+    coherence: Option<Box<[AtomicU32]>>,
 }
 
 impl std::fmt::Debug for Network {
@@ -283,7 +287,26 @@ impl Network {
             state,
             training: Mutex::new(Training::default()),
             checksum: None,
+            coherence: None,
         }
+    }
+
+    /// Makes every later [`Network::learn`] scale each weight's step by its **temporal
+    /// coherence** (Beal & Smith 1999; Jaśkowski 2018): the size of the sum of the errors the
+    /// weight was asked to correct over the sum of their sizes. A weight whose errors keep
+    /// pointing one way (it has not learned yet) takes whole steps; one whose errors cancel out
+    /// (it is as right as it gets, and what is left is the game's chance) takes ever smaller
+    /// ones, so each weight anneals at its own pace, without a schedule. The sums are kept in
+    /// memory only (twice the weights' size) and start at zero: a resumed run starts them anew.
+    pub fn track_coherence(&mut self) {
+        if self.coherence.is_none() {
+            self.coherence = Some(zeroed_weights(2 * self.weights.len()));
+        }
+    }
+
+    /// Whether updates are scaled by temporal coherence ([`Network::track_coherence`]).
+    pub fn tracks_coherence(&self) -> bool {
+        self.coherence.is_some()
     }
 
     /// A new network that values every board `value` before it has learned anything
@@ -440,14 +463,33 @@ impl Network {
 
     /// Moves `board`'s value toward `target` by `rate` times the error (each weight it reads
     /// moves by `rate * error / 8`: the step is shared among the 8 symmetric images, as in
-    /// Szubert & Jaśkowski's and Yeh et al.'s learning rates) and returns the new value. The
-    /// first adjustment in a stage with no weights of its own copies the stage below into it.
+    /// Szubert & Jaśkowski's and Yeh et al.'s learning rates; with temporal coherence, each
+    /// weight's step is scaled by its coherence first) and returns the new value. The first
+    /// adjustment in a stage with no weights of its own copies the stage below into it.
     pub fn learn(&self, board: u64, target: f32, rate: f32) -> f32 {
         let stage = self.adjusted_stage(board);
         let features = self.features(board, stage);
         let features = &features[..self.feature_count()];
         let value: f32 = features.iter().map(|&i| self.weight(i as usize)).sum();
-        self.add(features, rate * (target - value) / 8.0)
+        let error = target - value;
+        match &self.coherence {
+            None => self.add(features, rate * error / 8.0),
+            Some(sums) => self.add_coherent(sums, features, rate / 8.0, error),
+        }
+    }
+
+    /// [`Network::prefetch`] for a [`Network::learn`] of `board`: its weights, and their
+    /// coherence sums when training tracks them.
+    #[inline]
+    pub fn prefetch_for_learning(&self, board: u64) {
+        let stage = self.stage_for(board);
+        let features = self.features(board, stage);
+        for &i in &features[..self.feature_count()] {
+            prefetch(self.weights[i as usize].as_ptr());
+            if let Some(sums) = &self.coherence {
+                prefetch(sums[2 * i as usize].as_ptr());
+            }
+        }
     }
 
     /// Moves every weight `board` reads by `step / 8` and returns the board's new value (see
@@ -481,6 +523,26 @@ impl Network {
         for &i in features {
             let w = self.weight(i as usize) + share;
             self.weights[i as usize].store(w.to_bits(), Ordering::Relaxed);
+        }
+        features.iter().map(|&i| self.weight(i as usize)).sum()
+    }
+
+    /// [`Network::add`] under temporal coherence: each weight moves by `rate * error` times
+    /// its coherence before this update (1 for a weight never updated), then `error` is added
+    /// to its sums. The sums hold the raw error, not the step, so that a rate schedule does not
+    /// bend them.
+    #[inline]
+    fn add_coherent(&self, sums: &[AtomicU32], features: &[u32], rate: f32, error: f32) -> f32 {
+        let load = |cell: &AtomicU32| f32::from_bits(cell.load(Ordering::Relaxed));
+        for &i in features {
+            let i = i as usize;
+            let (sum, size) = (&sums[2 * i], &sums[2 * i + 1]);
+            let (e, a) = (load(sum), load(size));
+            let coherence = if a > 0.0 { e.abs() / a } else { 1.0 };
+            let w = self.weight(i) + rate * coherence * error;
+            self.weights[i].store(w.to_bits(), Ordering::Relaxed);
+            sum.store((e + error).to_bits(), Ordering::Relaxed);
+            size.store((a + error.abs()).to_bits(), Ordering::Relaxed);
         }
         features.iter().map(|&i| self.weight(i as usize)).sum()
     }
@@ -841,6 +903,39 @@ mod tests {
         assert!((after - 16.0).abs() < 1e-4, "{after}");
         let learned = net.learn(0, 0.0, 0.01);
         assert!((learned - net.value(0)).abs() < 1e-5);
+    }
+
+    #[test]
+    fn temporal_coherence_shrinks_the_steps_of_weights_whose_errors_cancel_out() {
+        // Every line of it differs from the others, read either way: 16 weights of their own.
+        let board = bits(&[
+            [2, 4, 8, 16],
+            [32, 64, 128, 256],
+            [512, 1024, 2048, 4096],
+            [8192, 16384, 2, 4],
+        ]);
+        let mut coherent = Network::new(TupleSet::Rows, Stages::single());
+        coherent.track_coherence();
+        assert!(coherent.tracks_coherence());
+        let plain = Network::new(TupleSet::Rows, Stages::single());
+        let close = |a: f32, b: f32| (a - b).abs() < 1e-4;
+        // 16 weights, each moved by 0.25 * error / 8: the value moves by half the error.
+        // The first two updates meet no cancelling error: whole steps, as without coherence.
+        for network in [&coherent, &plain] {
+            assert!(close(network.learn(board, 8.0, 0.25), 4.0));
+            assert!(close(network.learn(board, 0.0, 0.25), 2.0));
+        }
+        // Errors of +8 and -4 so far: coherence |8 - 4| / (8 + 4) = 1/3. The next error, -2,
+        // moves the value by a third of the plain step of -1.
+        assert!(close(plain.learn(board, 0.0, 0.25), 1.0));
+        let value = coherent.learn(board, 0.0, 0.25);
+        assert!(close(value, 2.0 - 1.0 / 3.0), "{value}");
+        // Weights no update has touched (no line of this board is one of the other's) take
+        // whole steps: the same as without coherence.
+        let other = bits(&[[4, 2, 0, 0], [0; 4], [0; 4], [0; 4]]);
+        let whole = plain.learn(other, 8.0, 0.25);
+        assert!(whole > 4.0); // weights it reads more than once move more than once
+        assert!(close(coherent.learn(other, 8.0, 0.25), whole));
     }
 
     #[test]
