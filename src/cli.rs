@@ -1300,7 +1300,7 @@ fn learning_words(config: &TrainConfig, coherence: bool) -> String {
     let mut words = vec![if config.lambda == 0.0 {
         "TD(0)".to_string()
     } else {
-        format!("TD(λ = {})", config.lambda)
+        format!("TD(λ = {})", train::rate_words(config.lambda))
     }];
     if coherence {
         words.push("temporal coherence".to_string());
@@ -1309,10 +1309,14 @@ fn learning_words(config: &TrainConfig, coherence: bool) -> String {
         words.push("rewinds".to_string());
     }
     let schedule = config.schedule;
+    let (rate, final_rate) = (
+        train::rate_words(schedule.rate),
+        train::rate_words(schedule.final_rate),
+    );
     words.push(if schedule.is_constant() {
-        format!("rate {}", schedule.rate)
+        format!("rate {rate}")
     } else {
-        format!("rate {} falling to {}", schedule.rate, schedule.final_rate)
+        format!("rate {rate} falling to {final_rate}")
     });
     words.join(", ")
 }

@@ -141,7 +141,7 @@ pub const REACH_SHOWN: [u8; 5] = [11, 12, 13, 14, 15];
 pub struct Progress {
     /// Games finished in this run.
     pub games: u64,
-    /// Moves in them.
+    /// Moves learned from in them (rewinds included).
     pub moves: u64,
     /// Time since the run started.
     pub elapsed: Duration,
@@ -173,17 +173,7 @@ impl Progress {
             .zip(self.recent_reach)
             .map(|(&e, part)| format!("{} {:.1}%", 1u64 << e, 100.0 * part))
             .collect();
-        // The rate falls continuously: four decimals, without trailing zeros, say enough, and
-        // rates too small for them (a --rate of 0.0001 falls to 0.00001) are in exponent form.
-        let rate = if self.rate >= 1e-3 {
-            let fixed = format!("{:.4}", self.rate);
-            fixed
-                .trim_end_matches('0')
-                .trim_end_matches('.')
-                .to_string()
-        } else {
-            format!("{:.1e}", self.rate)
-        };
+        let rate = rate_words(self.rate);
         format!(
             "{} game{}, {:.2}M moves/s; last {}: mean score {:.0}, {}; rate {rate}",
             self.games,
@@ -193,6 +183,21 @@ impl Progress {
             self.recent_score,
             reach.join(" "),
         )
+    }
+}
+
+/// A learning rate (or λ) as it reads best: the rate falls continuously, and four decimals
+/// without trailing zeros say enough (an `f32` 0.002 printed in full is 0.0019999999); values
+/// too small for them (a --rate of 0.0001 falls to 0.00001) are in exponent form.
+pub fn rate_words(rate: f32) -> String {
+    if rate == 0.0 || rate >= 1e-3 {
+        let fixed = format!("{rate:.4}");
+        fixed
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string()
+    } else {
+        format!("{rate:.1e}")
     }
 }
 
@@ -556,6 +561,42 @@ mod tests {
         assert!(
             stage(&after, 1) != stage(&before, 1),
             "stage 1 learned nothing"
+        );
+    }
+
+    #[test]
+    fn lambda_and_rewinds_reach_the_training_games() {
+        let never = AtomicBool::new(false);
+        let dir = tempfile::tempdir().unwrap();
+        let train = |lambda: f32, rewind: bool| {
+            let network = Network::new(TupleSet::Rows, Stages::single());
+            let config = TrainConfig {
+                budget: Budget::Games(30),
+                threads: 1,
+                seed: 3,
+                schedule: Schedule::default(),
+                lambda,
+                rewind,
+                out: dir.path().join("w.p11w"),
+                checkpoint_every: Duration::from_secs(3600),
+                starts: Vec::new(),
+            };
+            let last = run(&network, &config, &never, &mut |_| {}).unwrap();
+            (last, network.to_bytes())
+        };
+        let (plain, plain_weights) = train(0.0, false);
+        let (_, lambda_weights) = train(0.5, false);
+        let (rewound, _) = train(0.0, true);
+        // The same games' first moves, learned otherwise.
+        assert_eq!(plain.games, 30);
+        assert!(lambda_weights[63..] != plain_weights[63..]);
+        // Rewinds learn from more moves in as many games.
+        assert_eq!(rewound.games, 30);
+        assert!(
+            rewound.moves > plain.moves,
+            "{} / {}",
+            rewound.moves,
+            plain.moves
         );
     }
 

@@ -17,7 +17,7 @@
 use crate::named::Named;
 use std::fmt::Write as _;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU8, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
 use thiserror::Error;
 
 /// The tuple sets a network can be built on: each is a list of tuples of cells (cell `i` is row
@@ -143,7 +143,7 @@ impl std::fmt::Display for Stages {
 pub struct Training {
     /// Self-played games.
     pub games: u64,
-    /// Moves in them.
+    /// Moves learned from: the games', and their rewinds'.
     pub moves: u64,
     /// Seconds spent training (wall clock, all runs).
     pub seconds: f64,
@@ -256,9 +256,10 @@ pub struct Network {
     /// counters, what tells two networks apart in a bench report.
     checksum: Option<u32>,
     /// Temporal coherence, when training uses it ([`Network::track_coherence`]): for each
-    /// weight, two `f32`s side by side (one cache line with its neighbour's): the sum of the
-    /// errors its updates were asked to correct, and the sum of their sizes.
-    coherence: Option<Box<[AtomicU32]>>,
+    /// weight, the sum of the errors its updates were asked to correct (`f32` bits, low half)
+    /// and the sum of their sizes (high half), in one word so that a thread never reads one
+    /// sum of an update without the other.
+    coherence: Option<Box<[AtomicU64]>>,
 }
 
 impl std::fmt::Debug for Network {
@@ -276,7 +277,7 @@ impl Network {
     pub fn new(set: TupleSet, stages: Stages) -> Network {
         let per_stage = set.weights_per_stage();
         let count = per_stage * stages.count();
-        let weights = zeroed_weights(count);
+        let weights = zeroed(count);
         let state = (0..stages.count())
             .map(|k| AtomicU8::new(if k == 0 { READY } else { EMPTY }))
             .collect();
@@ -297,10 +298,12 @@ impl Network {
     /// pointing one way (it has not learned yet) takes whole steps; one whose errors cancel out
     /// (it is as right as it gets, and what is left is the game's chance) takes ever smaller
     /// ones, so each weight anneals at its own pace, without a schedule. The sums are kept in
-    /// memory only (twice the weights' size) and start at zero: a resumed run starts them anew.
+    /// memory only (twice the weights' size) and start at zero: a resumed run starts them anew,
+    /// and so does a stage when it is promoted (its weights are a copy of the stage below, but
+    /// its boards are new to them).
     pub fn track_coherence(&mut self) {
         if self.coherence.is_none() {
-            self.coherence = Some(zeroed_weights(2 * self.weights.len()));
+            self.coherence = Some(zeroed(self.weights.len()));
         }
     }
 
@@ -487,7 +490,7 @@ impl Network {
         for &i in &features[..self.feature_count()] {
             prefetch(self.weights[i as usize].as_ptr());
             if let Some(sums) = &self.coherence {
-                prefetch(sums[2 * i as usize].as_ptr());
+                prefetch(sums[i as usize].as_ptr().cast());
             }
         }
     }
@@ -528,21 +531,33 @@ impl Network {
     }
 
     /// [`Network::add`] under temporal coherence: each weight moves by `rate * error` times
-    /// its coherence before this update (1 for a weight never updated), then `error` is added
-    /// to its sums. The sums hold the raw error, not the step, so that a rate schedule does not
-    /// bend them.
+    /// its coherence (1 for a weight never updated), then `error` is added to its sums. The
+    /// sums hold the raw error, not the step, so that a rate schedule does not bend them. A
+    /// weight the board reads twice sees its sums with the first reading's error in them.
+    ///
+    /// |sum| <= size holds for each update, but rounding, or two threads' updates of one weight
+    /// where one is lost, can break it by a little: the coherence is capped at 1, so a step is
+    /// never more than a whole one. Past some 2^24 updates of a weight its sums grow no more
+    /// (an `f32` adds nothing that small to them), and its coherence stays where it is.
     #[inline]
-    fn add_coherent(&self, sums: &[AtomicU32], features: &[u32], rate: f32, error: f32) -> f32 {
-        let load = |cell: &AtomicU32| f32::from_bits(cell.load(Ordering::Relaxed));
+    fn add_coherent(&self, sums: &[AtomicU64], features: &[u32], rate: f32, error: f32) -> f32 {
         for &i in features {
             let i = i as usize;
-            let (sum, size) = (&sums[2 * i], &sums[2 * i + 1]);
-            let (e, a) = (load(sum), load(size));
-            let coherence = if a > 0.0 { e.abs() / a } else { 1.0 };
+            let pair = sums[i].load(Ordering::Relaxed);
+            let (sum, size) = (
+                f32::from_bits(pair as u32),
+                f32::from_bits((pair >> 32) as u32),
+            );
+            let coherence = if size > 0.0 {
+                (sum.abs() / size).min(1.0)
+            } else {
+                1.0
+            };
             let w = self.weight(i) + rate * coherence * error;
             self.weights[i].store(w.to_bits(), Ordering::Relaxed);
-            sum.store((e + error).to_bits(), Ordering::Relaxed);
-            size.store((a + error.abs()).to_bits(), Ordering::Relaxed);
+            let (sum, size) = (sum + error, size + error.abs());
+            let pair = u64::from(sum.to_bits()) | (u64::from(size.to_bits()) << 32);
+            sums[i].store(pair, Ordering::Relaxed);
         }
         features.iter().map(|&i| self.weight(i as usize)).sum()
     }
@@ -722,15 +737,15 @@ impl Network {
     }
 }
 
-/// `count` zero weights, in memory backed by huge pages where the system offers them: a
-/// network is read at random all over hundreds of MiB, and with 4 KiB pages nearly every read
-/// also misses the TLB.
-fn zeroed_weights(count: usize) -> Box<[AtomicU32]> {
-    let mut weights: Vec<AtomicU32> = Vec::with_capacity(count);
+/// `count` zeros (weights, or coherence sums: an atomic type's `Default`), in memory backed by
+/// huge pages where the system offers them: a network is read at random all over hundreds of
+/// MiB, and with 4 KiB pages nearly every read also misses the TLB.
+fn zeroed<T: Default>(count: usize) -> Box<[T]> {
+    let mut cells: Vec<T> = Vec::with_capacity(count);
     // Asked before the first write, so that the pages are huge from the start.
-    advise_huge_pages(weights.as_mut_ptr().cast(), count * size_of::<AtomicU32>());
-    weights.extend((0..count).map(|_| AtomicU32::new(0)));
-    weights.into_boxed_slice()
+    advise_huge_pages(cells.as_mut_ptr().cast(), count * size_of::<T>());
+    cells.extend((0..count).map(|_| T::default()));
+    cells.into_boxed_slice()
 }
 
 /// Asks Linux to back the whole pages of `len` bytes at `start` with huge pages (transparent
@@ -930,6 +945,15 @@ mod tests {
         assert!(close(plain.learn(board, 0.0, 0.25), 1.0));
         let value = coherent.learn(board, 0.0, 0.25);
         assert!(close(value, 2.0 - 1.0 / 3.0), "{value}");
+        // Sums of +8, -4, -2: the next error, -1, at rate 0.5 (a plain step of -1) meets the
+        // coherence 2 / 14.
+        let value = coherent.learn(board, value - 1.0, 0.5);
+        let expected = 2.0 - 1.0 / 3.0 - 1.0 / 7.0;
+        assert!(close(value, expected), "{value}");
+        // The sums hold errors, not steps: now 1 / 15 (sums of the steps taken, 0.25 x (8 - 4
+        // - 2) - 0.5 x 1 = 0, would stop the weights).
+        let value = coherent.learn(board, value - 1.0, 0.25);
+        assert!(close(value, expected - 0.5 / 15.0), "{value}");
         // Weights no update has touched (no line of this board is one of the other's) take
         // whole steps: the same as without coherence.
         let other = bits(&[[4, 2, 0, 0], [0; 4], [0; 4], [0; 4]]);

@@ -1,6 +1,7 @@
 //! Temporal-difference learning of an n-tuple [`Network`] by self-play (`power11 train`).
 //!
-//! Afterstate TD(λ) (Szubert & Jaśkowski 2014; λ as in Jaśkowski 2018): the network values the
+//! Afterstate TD(λ) (Szubert & Jaśkowski 2014; the λ-return computed backward over the whole
+//! game once it ends, as in Matsuzaki's backward temporal coherence learning): the network values the
 //! board just after a move, before its new tile. A game is played greedily on
 //! `reward + value(afterstate)`; when it ends, each afterstate's value is moved toward its
 //! λ-return, from the last move back to the first, so the end of the game reaches its
@@ -46,7 +47,7 @@ impl Learning {
     }
 }
 
-/// The shortest game that [`Learning::rewind`] plays again from its middle: one more move.
+/// [`Learning::rewind`] plays games of more moves than this again from their middle.
 pub const REWIND_MOVES: usize = 10;
 
 /// How one training game went.
@@ -129,12 +130,18 @@ pub fn learn_game_from<R: Rng + ?Sized>(
     if learning.rewind {
         // Invariant: `path` holds the afterstates of the last game played, from its start.
         while path.len() > REWIND_MOVES {
-            let middle = Board4::from_bits(path[path.len() / 2].0);
-            let again = play_and_learn(network, learning, spawn(middle, rng), rng, path);
+            let again = play_and_learn(network, learning, spawn(middle(path), rng), rng, path);
             outcome.moves += again.moves;
         }
     }
     outcome
+}
+
+/// The afterstate halfway through a game's `path` (of its afterstates and rewards), where a
+/// rewind starts again: the later one of the two middle ones when the game has an even number
+/// of moves.
+fn middle(path: &[(u64, u64)]) -> Board4 {
+    Board4::from_bits(path[path.len() / 2].0)
 }
 
 /// Plays one game greedily from `start`, recording its afterstates and rewards in `path`, then
@@ -285,6 +292,14 @@ mod tests {
         assert!(rewound.moves > plain.moves, "{rewound:?} / {plain:?}");
         assert!(last_path <= REWIND_MOVES);
         assert_ne!(rewound_weights, plain_weights);
+    }
+
+    #[test]
+    fn a_rewind_starts_from_the_afterstate_halfway_through_the_game() {
+        let path: Vec<(u64, u64)> = (1..=11).map(|k| (k, 0)).collect();
+        assert_eq!(middle(&path).bits(), 6);
+        assert_eq!(middle(&path[..10]).bits(), 6);
+        assert_eq!(middle(&path[..1]).bits(), 1);
     }
 
     #[test]
