@@ -202,31 +202,32 @@ struct TrainArgs {
     )]
     optimistic: f32,
 
-    /// The learning rate at the start (at most 0.25: each update moves a 4x6 network's value by
-    /// 4 x rate x its error, so higher rates overshoot); it falls to a tenth of it over the
-    /// first four fifths of the budget and stays there for the last fifth. With --coherence
-    /// it stays as it is (each weight's coherence lowers its own rate) [default: 0.1, and 0.25
-    /// with --coherence]
+    /// The learning rate (at most 0.25: each update moves a 4x6 network's value by 4 x rate x
+    /// its error, so higher rates overshoot). It stays as it is, each weight's temporal
+    /// coherence lowering its own; with --no-coherence it falls to a tenth of it over the first
+    /// four fifths of the budget and stays there for the last fifth [default: 0.25, and 0.1
+    /// with --no-coherence]
     #[arg(long, value_name = "A", allow_negative_numbers = true, value_parser = parse_rate)]
     rate: Option<f32>,
 
-    /// TD(λ): each move's outcome is credited to the moves before it, fading by λ a move (0 is
-    /// TD(0), 1 the game's remaining score).
-    #[arg(long, value_name = "L", allow_negative_numbers = true, default_value_t = 0.0, value_parser = parse_lambda)]
+    /// TD(λ): each afterstate's target leans on the rewards that followed it, fading by λ a
+    /// move, more than on the network's estimate (0 is TD(0), 1 the game's remaining score).
+    #[arg(long, value_name = "L", allow_negative_numbers = true, default_value_t = 0.5, value_parser = parse_lambda)]
     lambda: f32,
 
-    /// Temporal coherence learning: each weight's step is scaled by how consistently its
-    /// errors point one way, so that every weight anneals at its own pace (Jaśkowski 2018). Its
-    /// sums take twice the weights' memory and are not kept in the file: a resumed run starts
-    /// them anew.
+    /// Plain steps instead of temporal coherence learning (where each weight's step is scaled
+    /// by how consistently its errors point one way, so that every weight anneals at its own
+    /// pace; Jaśkowski 2018). The coherence sums take twice the weights' memory while training
+    /// and are not kept in the file: a resumed run starts them anew.
     #[arg(long)]
-    coherence: bool,
+    no_coherence: bool,
 
-    /// After a game of more than 10 moves, train again from the board halfway through it, and
-    /// again from the middle of that game, until one is that short (Matsuzaki's restart
-    /// strategy): the late game is learned from about as often as the early game.
+    /// Learn from each game once. By default a game of more than 10 moves is played and
+    /// learned again from the board halfway through it, and again from the middle of that
+    /// game, until one is that short (Matsuzaki's restart strategy), so that the late game is
+    /// learned from about as often as the early game.
     #[arg(long)]
-    rewind: bool,
+    no_rewind: bool,
 
     /// Minutes between checkpoints (the weights are also written at the end).
     #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = 5.0, value_parser = parse_minutes)]
@@ -1138,21 +1139,19 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         (None, Some(games)) => Budget::Games(games),
         (None, None) => unreachable!("clap requires a budget"),
     };
-    let schedule = if args.coherence {
-        Schedule::constant(args.rate.unwrap_or(COHERENCE_RATE))
-    } else {
+    let schedule = if args.no_coherence {
         Schedule::falling(args.rate.unwrap_or(Schedule::default().rate))
-    };
-    if args.coherence {
+    } else {
         network.track_coherence();
-    }
+        Schedule::constant(args.rate.unwrap_or(COHERENCE_RATE))
+    };
     let mut config = TrainConfig {
         budget,
         threads,
         seed,
         schedule,
         lambda: args.lambda,
-        rewind: args.rewind,
+        rewind: !args.no_rewind,
         out: out.clone(),
         checkpoint_every: Duration::from_secs_f64(args.checkpoint_minutes * 60.0),
         starts: Vec::new(),
