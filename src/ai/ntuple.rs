@@ -457,11 +457,7 @@ impl Network {
     /// the arithmetic around it.
     #[inline]
     pub fn prefetch(&self, board: u64) {
-        let stage = self.stage_for(board);
-        let features = self.features(board, stage);
-        for &i in &features[..self.feature_count()] {
-            prefetch(self.weights[i as usize].as_ptr());
-        }
+        self.prefetch_features(board, false);
     }
 
     /// Moves `board`'s value toward `target` by `rate` times the error (each weight it reads
@@ -485,12 +481,20 @@ impl Network {
     /// coherence sums when training tracks them.
     #[inline]
     pub fn prefetch_for_learning(&self, board: u64) {
+        self.prefetch_features(board, true);
+    }
+
+    /// Prefetches the weights `board` reads, and their coherence sums if `sums` and training
+    /// tracks them.
+    #[inline]
+    fn prefetch_features(&self, board: u64, sums: bool) {
         let stage = self.stage_for(board);
         let features = self.features(board, stage);
+        let coherence = self.coherence.as_deref().filter(|_| sums);
         for &i in &features[..self.feature_count()] {
             prefetch(self.weights[i as usize].as_ptr());
-            if let Some(sums) = &self.coherence {
-                prefetch(sums[i as usize].as_ptr().cast());
+            if let Some(coherence) = coherence {
+                prefetch(coherence[i as usize].as_ptr().cast());
             }
         }
     }
