@@ -23,7 +23,9 @@ use crate::store::FileStore;
 use crate::tables;
 use crate::train::{self, Budget, Schedule, TrainConfig};
 use crate::tui::{self, ColorMode};
-use crate::weights::{WeightsFileError, default_path, read_weights};
+use crate::weights::{
+    WeightsFileError, coherence_path, default_path, read_coherence, read_weights,
+};
 use anyhow::Context;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{ArgGroup, Args, Parser, Subcommand};
@@ -1143,6 +1145,18 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         Schedule::falling(args.rate.unwrap_or(Schedule::default().rate))
     } else {
         network.track_coherence();
+        if args.resume {
+            // A note on stderr: whether the sums go on, or start anew (whole steps at first,
+            // which shake a trained network up for a few minutes).
+            let note = match read_coherence(&out, &mut network) {
+                Ok(()) => format!(
+                    "the coherence sums go on from {}",
+                    coherence_path(&out).display()
+                ),
+                Err(e) => format!("{e}: the coherence sums start anew"),
+            };
+            let _ = writeln!(io::stderr(), "power11 train: {note}");
+        }
         Schedule::constant(args.rate.unwrap_or(COHERENCE_RATE))
     };
     let mut config = TrainConfig {

@@ -168,6 +168,15 @@ pub fn write_save(path: &Path, timeline: &Timeline) -> Result<(), FileError> {
 /// A symlink at `path` is followed: its target is replaced, in the target's directory, and the
 /// link stays. An existing file keeps its mode. Errors name `path`, never the temporary file.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), FileError> {
+    write_atomic_with(path, |file| file.write_all(contents))
+}
+
+/// [`write_atomic`] with contents that `write` streams to the temporary file, for files too
+/// large to hold twice in memory (a network's coherence sums are 1.6 GB).
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), FileError> {
     let io_error = |source| FileError::Io {
         path: path.to_path_buf(),
         source,
@@ -197,7 +206,7 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), FileError> {
         .map_or_else(|| "save".into(), |n| n.to_string_lossy().into_owned());
     let prefix = format!(".{name}.");
     remove_abandoned(dir, &prefix);
-    let mut file = tempfile::Builder::new()
+    let file = tempfile::Builder::new()
         .prefix(&prefix)
         .suffix(".tmp")
         .tempfile_in(dir)
@@ -221,9 +230,12 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), FileError> {
         #[cfg(not(unix))]
         Err(_) => {}
     }
-    file.write_all(contents)
-        .and_then(|()| file.as_file().sync_all())
+    let mut buffered = io::BufWriter::with_capacity(1 << 20, file.as_file());
+    write(&mut buffered)
+        .and_then(|()| buffered.flush())
         .map_err(io_error)?;
+    drop(buffered);
+    file.as_file().sync_all().map_err(io_error)?;
     file.persist(&target)
         .map_err(|e| io_error(without_temporary_path(e.error)))?;
     Ok(())

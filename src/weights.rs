@@ -3,8 +3,8 @@
 //! killed mid-write leaves the previous one whole) and read only when whole and matching (see
 //! [`Network::from_bytes`]).
 
-use crate::ai::{Network, NetworkError};
-use crate::save::{FileError, write_atomic};
+use crate::ai::{CoherenceError, Network, NetworkError};
+use crate::save::{FileError, resolve_links, write_atomic, write_atomic_with};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -90,7 +90,10 @@ pub fn read_weights(path: &Path) -> Result<Network, WeightsFileError> {
     })
 }
 
-/// Writes `network` to `path` atomically, making its directory if needed.
+/// Writes `network` to `path` atomically, making its directory if needed; then, if training
+/// tracks its temporal coherence, its sums to [`coherence_path`]`(path)`, atomically too, with
+/// the checksum of the weight file just written (a run killed between the two leaves sums that
+/// name the previous weights, which [`read_coherence`] refuses).
 pub fn write_weights(path: &Path, network: &Network) -> Result<(), FileError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|source| FileError::Io {
@@ -98,5 +101,65 @@ pub fn write_weights(path: &Path, network: &Network) -> Result<(), FileError> {
             source,
         })?;
     }
-    write_atomic(path, &network.to_bytes())
+    let bytes = network.to_bytes();
+    write_atomic(path, &bytes)?;
+    if network.tracks_coherence() {
+        let (_, sum) = bytes
+            .split_last_chunk::<4>()
+            .expect("a weight file ends with a checksum");
+        let checksum = u32::from_le_bytes(*sum);
+        let sums = coherence_path(path);
+        write_atomic_with(&sums, |out| network.write_coherence(checksum, out))?;
+    }
+    Ok(())
+}
+
+/// Where the coherence sums of the network in `weights` are kept while it trains: beside the
+/// file (the one a link names), its name and `.coherence`. Playing never reads it.
+pub fn coherence_path(weights: &Path) -> PathBuf {
+    let target = resolve_links(weights).unwrap_or_else(|_| weights.to_path_buf());
+    let mut name = target.file_name().unwrap_or_default().to_os_string();
+    name.push(".coherence");
+    target.with_file_name(name)
+}
+
+/// Why a network's coherence sums could not be read back.
+#[derive(Debug, Error)]
+pub enum CoherenceFileError {
+    /// There is no file (the network was trained without coherence, or before it was kept).
+    #[error("{} is not there", .0.display())]
+    Missing(PathBuf),
+    /// The file is there but not the sums of these weights.
+    #[error("{}: {source}", .path.display())]
+    Unusable {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: CoherenceError,
+    },
+}
+
+/// Reads the coherence sums kept beside `weights` into `network` (read from that file, and
+/// tracking coherence). On any error the sums stay zero and the file is left as it is: training
+/// then starts the sums anew and replaces the file at its first checkpoint.
+pub fn read_coherence(weights: &Path, network: &mut Network) -> Result<(), CoherenceFileError> {
+    let path = coherence_path(weights);
+    let unusable = |source| CoherenceFileError::Unusable {
+        path: path.clone(),
+        source,
+    };
+    let file = match std::fs::File::open(&path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Err(CoherenceFileError::Missing(path));
+        }
+        Err(e) => return Err(unusable(e.into())),
+    };
+    let Some(checksum) = network.file_checksum() else {
+        return Err(unusable(CoherenceError::NotTracked));
+    };
+    let mut input = io::BufReader::with_capacity(1 << 20, file);
+    network
+        .read_coherence(checksum, &mut input)
+        .map_err(unusable)
 }

@@ -31,7 +31,7 @@ pub use learned::{
     CROWDED_EMPTY_CELLS, DEFAULT_LEARNED_DEPTH, KEEP_PLAYING_LEARNED_DEPTH, LearnedPlayer,
     MAX_LEARNED_DEPTH,
 };
-pub use ntuple::{Network, NetworkError, Stages, TupleSet};
+pub use ntuple::{CoherenceError, Network, NetworkError, Stages, TupleSet};
 pub use optimal::{OptimalPlayer, Solution};
 pub use random::RandomPlayer;
 

@@ -16,6 +16,7 @@
 
 use crate::named::Named;
 use std::fmt::Write as _;
+use std::io::{self, Read, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
 use thiserror::Error;
@@ -173,6 +174,41 @@ pub enum NetworkError {
     #[error("the weight file's header is not usable: {0}")]
     Header(String),
 }
+
+/// Why a network's coherence sums could not be read back ([`Network::read_coherence`]).
+#[derive(Debug, Error)]
+pub enum CoherenceError {
+    /// The bytes are not a coherence file.
+    #[error("not a power11 coherence file")]
+    NotCoherence,
+    /// A coherence file of a format this program does not read.
+    #[error("coherence file format {0}, this program reads format {COHERENCE_FORMAT}")]
+    Version(u32),
+    /// The sums were written beside other weights: an older checkpoint's, or another network's.
+    #[error(
+        "its sums belong to other weights (crc32 {0:08x}, not {1:08x}: an earlier checkpoint's, or another network's)"
+    )]
+    OtherWeights(u32, u32),
+    /// The sums are of a network of another size.
+    #[error("it holds sums for {0} weights, not {1}")]
+    Size(u64, usize),
+    /// The file was damaged or cut.
+    #[error("the coherence file is damaged or cut short (its checksum does not match)")]
+    Checksum,
+    /// The network does not track coherence: there is nowhere to read sums into.
+    #[error("the network does not track coherence")]
+    NotTracked,
+    /// Reading failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+/// The magic bytes a coherence file starts with.
+const COHERENCE_MAGIC: &[u8; 8] = b"P11COHER";
+/// The coherence-file format this program writes and reads.
+const COHERENCE_FORMAT: u32 = 1;
+/// How many sums a coherence file is read or written in at a time.
+const SUMS_PER_CHUNK: usize = 1 << 16;
 
 /// The magic bytes a weight file starts with.
 const MAGIC: &[u8; 8] = b"P11NTUPL";
@@ -364,6 +400,12 @@ impl Network {
             self.stages,
             if games == 1 { "" } else { "s" }
         )
+    }
+
+    /// The checksum of the weight file it was read from (the file's last four bytes), if it
+    /// was read from one.
+    pub fn file_checksum(&self) -> Option<u32> {
+        self.checksum
     }
 
     /// Which network this is, for reports: [`Network::description`] and the checksum of the
@@ -566,6 +608,56 @@ impl Network {
         features.iter().map(|&i| self.weight(i as usize)).sum()
     }
 
+    /// Writes the coherence sums (nothing, if training does not track them) for the weight file
+    /// whose checksum is `weights_checksum`: magic `P11COHER`, a format version, that checksum,
+    /// the number of weights, each weight's two sums (its `u64`, little-endian) and a CRC-32 of
+    /// everything before it. Streamed, so that 1.6 GB of sums are never copied in memory.
+    pub fn write_coherence(&self, weights_checksum: u32, out: &mut dyn Write) -> io::Result<()> {
+        let Some(sums) = &self.coherence else {
+            return Ok(());
+        };
+        let mut hasher = crc32fast::Hasher::new();
+        let mut put = |bytes: &[u8]| {
+            hasher.update(bytes);
+            out.write_all(bytes)
+        };
+        put(COHERENCE_MAGIC)?;
+        put(&COHERENCE_FORMAT.to_le_bytes())?;
+        put(&weights_checksum.to_le_bytes())?;
+        put(&(sums.len() as u64).to_le_bytes())?;
+        let mut chunk = Vec::with_capacity(8 * SUMS_PER_CHUNK);
+        for part in sums.chunks(SUMS_PER_CHUNK) {
+            chunk.clear();
+            for pair in part {
+                chunk.extend_from_slice(&pair.load(Ordering::Relaxed).to_le_bytes());
+            }
+            put(&chunk)?;
+        }
+        let sum = hasher.finalize();
+        out.write_all(&sum.to_le_bytes())
+    }
+
+    /// Reads the coherence sums [`Network::write_coherence`] wrote, into a network that tracks
+    /// coherence and was read from the weight file whose checksum is `weights_checksum`. The
+    /// whole input is checked (magic, format, that checksum, the size, the CRC-32, nothing
+    /// after it); on any failure the sums are all zero again, never half-read.
+    pub fn read_coherence(
+        &mut self,
+        weights_checksum: u32,
+        input: &mut dyn Read,
+    ) -> Result<(), CoherenceError> {
+        let Some(sums) = &self.coherence else {
+            return Err(CoherenceError::NotTracked);
+        };
+        let read = read_sums(sums, weights_checksum, input);
+        if read.is_err() {
+            for pair in sums.as_ref() {
+                pair.store(0, Ordering::Relaxed);
+            }
+        }
+        read
+    }
+
     /// The first weight that is not a finite number, if any: a learning rate too high makes
     /// values overshoot and grow without bound, and such weights must not replace a good file.
     pub fn first_non_finite(&self) -> Option<usize> {
@@ -739,6 +831,66 @@ impl Network {
         network.checksum = Some(u32::from_le_bytes(*sum));
         Ok(network)
     }
+}
+
+/// The body of [`Network::read_coherence`]: fills `sums` from `input` as it checks it.
+fn read_sums(
+    sums: &[AtomicU64],
+    weights_checksum: u32,
+    input: &mut dyn Read,
+) -> Result<(), CoherenceError> {
+    let mut hasher = crc32fast::Hasher::new();
+    let mut take = |buffer: &mut [u8]| -> Result<(), CoherenceError> {
+        input.read_exact(buffer).map_err(|e| match e.kind() {
+            io::ErrorKind::UnexpectedEof => CoherenceError::Checksum,
+            _ => CoherenceError::Io(e),
+        })?;
+        hasher.update(buffer);
+        Ok(())
+    };
+    let mut header = [0u8; 24];
+    take(&mut header).map_err(|e| match e {
+        CoherenceError::Checksum => CoherenceError::NotCoherence,
+        other => other,
+    })?;
+    if !header.starts_with(COHERENCE_MAGIC) {
+        return Err(CoherenceError::NotCoherence);
+    }
+    let word = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().expect("4 bytes"));
+    let format = word(8);
+    if format != COHERENCE_FORMAT {
+        return Err(CoherenceError::Version(format));
+    }
+    let written_for = word(12);
+    if written_for != weights_checksum {
+        return Err(CoherenceError::OtherWeights(written_for, weights_checksum));
+    }
+    let count = u64::from_le_bytes(header[16..24].try_into().expect("8 bytes"));
+    if count != sums.len() as u64 {
+        return Err(CoherenceError::Size(count, sums.len()));
+    }
+    let mut chunk = vec![0u8; 8 * SUMS_PER_CHUNK];
+    for part in sums.chunks(SUMS_PER_CHUNK) {
+        let bytes = &mut chunk[..8 * part.len()];
+        take(bytes)?;
+        for (pair, value) in part.iter().zip(bytes.chunks_exact(8)) {
+            pair.store(
+                u64::from_le_bytes(value.try_into().expect("8 bytes")),
+                Ordering::Relaxed,
+            );
+        }
+    }
+    let expected = hasher.finalize();
+    let mut sum = [0u8; 4];
+    input.read_exact(&mut sum).map_err(|e| match e.kind() {
+        io::ErrorKind::UnexpectedEof => CoherenceError::Checksum,
+        _ => CoherenceError::Io(e),
+    })?;
+    let mut after = [0u8; 1];
+    if u32::from_le_bytes(sum) != expected || input.read(&mut after)? != 0 {
+        return Err(CoherenceError::Checksum);
+    }
+    Ok(())
 }
 
 /// `count` zeros (weights, or coherence sums: an atomic type's `Default`), in memory backed by
@@ -964,6 +1116,81 @@ mod tests {
         let whole = plain.learn(other, 8.0, 0.25);
         assert!(whole > 4.0); // weights it reads more than once move more than once
         assert!(close(coherent.learn(other, 8.0, 0.25), whole));
+    }
+
+    #[test]
+    fn coherence_sums_round_trip_and_only_into_the_weights_they_were_written_with() {
+        let board = bits(&[[2, 4, 8, 16], [32, 0, 0, 0], [0; 4], [0; 4]]);
+        let trained = |errors: &[f32]| {
+            let mut network = Network::new(TupleSet::Rows, Stages::single());
+            network.track_coherence();
+            for &target in errors {
+                network.learn(board, target, 0.25);
+            }
+            network
+        };
+        let network = trained(&[8.0, -4.0, 6.0]);
+        let mut bytes = Vec::new();
+        network.write_coherence(0xABCD, &mut bytes).unwrap();
+        // Header, a u64 a weight, a CRC-32.
+        let weights = TupleSet::Rows.weights_per_stage();
+        assert_eq!(bytes.len(), 24 + 8 * weights + 4);
+        let sums = |n: &Network| -> Vec<u64> {
+            n.coherence
+                .as_ref()
+                .unwrap()
+                .iter()
+                .map(|p| p.load(Ordering::Relaxed))
+                .collect()
+        };
+        let fresh = || trained(&[]);
+        let mut read = fresh();
+        read.read_coherence(0xABCD, &mut &bytes[..]).unwrap();
+        assert!(sums(&read) == sums(&network));
+        // An error of 8 moves both alike, less than a network without sums: the coherence
+        // carried over.
+        let moved = |n: &Network| {
+            let before = n.value(board);
+            n.learn(board, before + 8.0, 0.25) - before
+        };
+        let (carried, original, whole) = (moved(&read), moved(&network), moved(&fresh()));
+        assert!((carried - original).abs() < 1e-4 && carried < 0.9 * whole);
+        // Anything else leaves the sums at zero.
+        let zero = sums(&fresh());
+        let refused = |bytes: &[u8], checksum: u32| {
+            let mut network = fresh();
+            let error = network
+                .read_coherence(checksum, &mut &bytes[..])
+                .unwrap_err();
+            assert!(sums(&network) == zero, "{error}");
+            error.to_string()
+        };
+        assert!(
+            refused(&bytes, 0x1234)
+                .contains("belong to other weights (crc32 0000abcd, not 00001234")
+        );
+        let mut damaged = bytes.clone();
+        damaged[24 + 8 * 100] ^= 1;
+        assert!(refused(&damaged, 0xABCD).contains("damaged"));
+        assert!(refused(&bytes[..bytes.len() - 1], 0xABCD).contains("damaged"));
+        assert!(refused(&[&bytes[..], &[0]].concat(), 0xABCD).contains("damaged"));
+        assert!(refused(&bytes[..10], 0xABCD).contains("not a power11 coherence file"));
+        let mut newer = bytes.clone();
+        newer[8] = 2;
+        assert!(refused(&newer, 0xABCD).contains("format 2"));
+        let mut bigger = Network::new(TupleSet::Rows, Stages::split_at(&[6]).unwrap());
+        bigger.track_coherence();
+        let error = bigger.read_coherence(0xABCD, &mut &bytes[..]).unwrap_err();
+        assert!(error.to_string().contains("not 262144"), "{error}");
+        // A network that does not track coherence writes nothing and reads nothing.
+        let mut plain = Network::new(TupleSet::Rows, Stages::single());
+        let mut none = Vec::new();
+        plain.write_coherence(1, &mut none).unwrap();
+        assert!(none.is_empty());
+        assert!(matches!(
+            plain.read_coherence(0xABCD, &mut &bytes[..]),
+            Err(CoherenceError::NotTracked)
+        ));
     }
 
     #[test]

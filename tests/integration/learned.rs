@@ -296,6 +296,63 @@ fn resume_goes_on_training_the_same_network() {
 }
 
 #[test]
+fn resume_goes_on_with_the_coherence_sums_kept_beside_the_weights() {
+    let run = Run::new();
+    train(&run, "w.p11w", "300");
+    let sums = run.path("w.p11w.coherence");
+    // A header of 24 bytes, a u64 a weight (2 tuples of 16^4, 3 stages), a CRC-32.
+    let written = std::fs::read(&sums).unwrap();
+    assert_eq!(written.len(), 24 + 8 * 2 * 65536 * 3 + 4);
+    let resume = |more: &[&str]| {
+        let mut args = vec![
+            "train",
+            "--games",
+            "20",
+            "--threads",
+            "1",
+            "--seed",
+            "8",
+            "--out",
+            "w.p11w",
+            "--resume",
+        ];
+        args.extend_from_slice(more);
+        let ran = run.run(&args, "");
+        assert_eq!(ran.code, 0, "{}", ran.stderr);
+        ran.stderr
+    };
+    let went_on = "power11 train: the coherence sums go on from w.p11w.coherence";
+    assert!(resume(&[]).contains(went_on));
+    // Training without coherence leaves the sums alone; they no longer match the weights it
+    // writes, and the next run with coherence says so and starts them anew.
+    let before = std::fs::read(&sums).unwrap();
+    resume(&["--no-coherence"]);
+    assert!(std::fs::read(&sums).unwrap() == before);
+    let stale = resume(&[]);
+    assert!(
+        stale.contains("w.p11w.coherence: its sums belong to other weights")
+            && stale.contains("the coherence sums start anew"),
+        "{stale}"
+    );
+    // That run wrote sums for its own weights: the next goes on from them.
+    assert!(resume(&[]).contains(went_on));
+    // A damaged file of sums is reported, and training starts the sums anew.
+    let mut damaged = std::fs::read(&sums).unwrap();
+    damaged[1000] ^= 0x40;
+    std::fs::write(&sums, &damaged).unwrap();
+    let said = resume(&[]);
+    assert!(
+        said.contains("w.p11w.coherence: the coherence file is damaged or cut short")
+            && said.contains("start anew"),
+        "{said}"
+    );
+    // Missing: the same.
+    std::fs::remove_file(&sums).unwrap();
+    assert!(resume(&[]).contains("w.p11w.coherence is not there: the coherence sums start anew"));
+    assert!(sums.exists());
+}
+
+#[test]
 fn without_weights_the_learned_player_says_what_to_run() {
     let run = Run::new();
     let ran = run.run(
