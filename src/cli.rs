@@ -220,7 +220,7 @@ struct TrainArgs {
     /// Plain steps instead of temporal coherence learning (where each weight's step is scaled
     /// by how consistently its errors point one way, so that every weight anneals at its own
     /// pace; Jaśkowski 2018). The coherence sums take twice the weights' memory while training
-    /// and are not kept in the file: a resumed run starts them anew.
+    /// and are kept beside the weights, in FILE.coherence, for --resume.
     #[arg(long)]
     no_coherence: bool,
 
@@ -1077,6 +1077,38 @@ fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<
     }
 }
 
+/// Whether training may keep its coherence sums beside `out` (`weights::coherence_path`),
+/// checked before it starts, as `out` is: no file there, or a file of sums that is not
+/// read-only. Any other file is never replaced.
+fn check_coherence_out(out: &Path) -> anyhow::Result<()> {
+    let path = coherence_path(out);
+    let shown = path.display();
+    let refuse = |problem: &str| -> anyhow::Result<()> {
+        Err(UsageError(format!(
+            "{shown} {problem}; it is left alone (training keeps its coherence sums there: move it away, or train with --no-coherence)"
+        ))
+        .into())
+    };
+    match std::fs::metadata(&path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(UsageError(format!("cannot use {shown}: {e}")).into()),
+        Ok(meta) if !meta.is_file() => refuse("is not a regular file"),
+        Ok(meta) if meta.permissions().readonly() => refuse("is read-only"),
+        Ok(_) => {
+            let mut magic = [0u8; 8];
+            let is_sums = std::fs::File::open(&path)
+                .and_then(|mut f| f.read_exact(&mut magic))
+                .is_ok()
+                && &magic == b"P11COHER";
+            if is_sums {
+                Ok(())
+            } else {
+                refuse("is not a file of coherence sums")
+            }
+        }
+    }
+}
+
 fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     let out = match &args.out {
         Some(path) => {
@@ -1091,6 +1123,9 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         })?,
     };
     let _lock = check_weights_out(&out, args.resume, args.restart)?;
+    if !args.no_coherence {
+        check_coherence_out(&out)?;
+    }
     let mut network = if args.resume {
         let network = match read_weights(&out) {
             Ok(network) => network,

@@ -350,6 +350,26 @@ fn resume_goes_on_with_the_coherence_sums_kept_beside_the_weights() {
     std::fs::remove_file(&sums).unwrap();
     assert!(resume(&[]).contains("w.p11w.coherence is not there: the coherence sums start anew"));
     assert!(sums.exists());
+    // A file there that training could not replace, or should not, is refused before it starts.
+    std::fs::write(&sums, "my notes").unwrap();
+    let weights = std::fs::read(run.path("w.p11w")).unwrap();
+    let refused = run.run(
+        &["train", "--games", "5", "--out", "w.p11w", "--resume"],
+        "",
+    );
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(
+        refused
+            .stderr
+            .contains("w.p11w.coherence is not a file of coherence sums; it is left alone"),
+        "{}",
+        refused.stderr
+    );
+    assert!(std::fs::read(&sums).unwrap() == b"my notes");
+    assert!(std::fs::read(run.path("w.p11w")).unwrap() == weights);
+    // Without coherence it is none of training's business.
+    resume(&["--no-coherence"]);
+    assert!(std::fs::read(&sums).unwrap() == b"my notes");
 }
 
 #[test]
