@@ -116,12 +116,12 @@ impl BestScores {
         let dir = path.parent().unwrap_or(Path::new("."));
         std::fs::create_dir_all(dir).map_err(|source| FileError::Io {
             path: dir.to_path_buf(),
-            source,
+            error: source,
         })?;
         let lock_path = dir.join(LOCK_FILE);
         let io_error = |source| FileError::Io {
             path: path.clone(),
-            source,
+            error: source,
         };
         let lock = OpenOptions::new()
             .create(true)

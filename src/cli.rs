@@ -282,11 +282,15 @@ fn parse_lambda(text: &str) -> Result<f32, String> {
     }
 }
 
+/// The smallest learning rate: smaller ones learn nothing in any budget (and past the `f32`
+/// range they would be 0).
+const MIN_RATE: f32 = 1e-6;
+
 fn parse_rate(text: &str) -> Result<f32, String> {
     match text.parse::<f32>() {
-        Ok(a) if a > 0.0 && a <= 0.25 => Ok(a),
+        Ok(a) if (MIN_RATE..=0.25).contains(&a) => Ok(a),
         _ => Err(format!(
-            "'{text}' is not a learning rate (more than 0, at most 0.25)"
+            "'{text}' is not a learning rate (from 0.000001 to 0.25)"
         )),
     }
 }
@@ -868,6 +872,19 @@ fn load_network(weights: Option<&Path>) -> anyhow::Result<Arc<Network>> {
 /// directory the user names that does not exist is most likely a typo, and making it would hide
 /// the file where they will not look. Through a link, the directory of the file it names.
 fn check_out_directory(out: &Path) -> anyhow::Result<()> {
+    // `sub/` names a directory: the file's name would be `sub`, and a rename onto `sub/` fails
+    // at the end of the work, not before it.
+    if out
+        .as_os_str()
+        .to_string_lossy()
+        .ends_with(std::path::is_separator)
+    {
+        let message = format!(
+            "cannot use --out {}: it names a directory (it ends with a '/'), not a file",
+            out.display()
+        );
+        return Err(UsageError(message).into());
+    }
     let target = resolve_links(out).unwrap_or_else(|_| out.to_path_buf());
     let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) else {
         return Ok(());
@@ -1078,8 +1095,9 @@ fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<
 }
 
 /// Whether training may keep its coherence sums beside `out` (`weights::coherence_path`),
-/// checked before it starts, as `out` is: no file there, or a file of sums that is not
-/// read-only. Any other file is never replaced.
+/// checked before it starts, as `out` is: no file there, or a readable file of sums that is not
+/// read-only, in a directory that takes the temporary file a checkpoint writes (through a link,
+/// the directory of the file it names). Any other file is never replaced.
 fn check_coherence_out(out: &Path) -> anyhow::Result<()> {
     let path = coherence_path(out);
     let shown = path.display();
@@ -1090,23 +1108,41 @@ fn check_coherence_out(out: &Path) -> anyhow::Result<()> {
         .into())
     };
     match std::fs::metadata(&path) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(UsageError(format!("cannot use {shown}: {e}")).into()),
-        Ok(meta) if !meta.is_file() => refuse("is not a regular file"),
-        Ok(meta) if meta.permissions().readonly() => refuse("is read-only"),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(UsageError(format!("cannot use {shown}: {e}")).into()),
+        Ok(meta) if !meta.is_file() => return refuse("is not a regular file"),
+        Ok(meta) if meta.permissions().readonly() => return refuse("is read-only"),
         Ok(_) => {
             let mut magic = [0u8; 8];
-            let is_sums = std::fs::File::open(&path)
-                .and_then(|mut f| f.read_exact(&mut magic))
-                .is_ok()
-                && &magic == b"P11COHER";
-            if is_sums {
-                Ok(())
-            } else {
-                refuse("is not a file of coherence sums")
+            let read = std::fs::File::open(&path).and_then(|mut f| f.read_exact(&mut magic));
+            match read {
+                Err(e) if e.kind() != io::ErrorKind::UnexpectedEof => {
+                    return Err(UsageError(format!("cannot read {shown}: {e}")).into());
+                }
+                Ok(()) if &magic == b"P11COHER" => {}
+                _ => return refuse("is not a file of coherence sums"),
             }
         }
     }
+    // The temporary file a checkpoint writes the sums to, named as `save::write_atomic` names
+    // it, beside the file a link at `path` names (a link to nowhere fails here).
+    let target = resolve_links(&path).unwrap_or_else(|_| path.clone());
+    let dir = match target.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = target
+        .file_name()
+        .map_or_else(|| "coherence".into(), |n| n.to_string_lossy().into_owned());
+    tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(&dir)
+        .map(drop)
+        .map_err(|e| {
+            let reason = without_temporary_path(e);
+            UsageError(format!("cannot write {shown}: {reason}")).into()
+        })
 }
 
 fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
@@ -1155,6 +1191,21 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
             );
             return Err(UsageError(message).into());
         }
+        if let Some(exponent) = args
+            .start_at
+            .filter(|e| !network.stages().thresholds().contains(e))
+        {
+            // Its games would train the stage they start in on late boards only, and that
+            // stage also values the boards before the tile.
+            let tile = 1u64 << exponent;
+            let message = format!(
+                "--start-at {tile}: the network in {} has {}, and late-stage training must \
+                 start at one of its splits (a stage that starts at {tile})",
+                out.display(),
+                network.stages()
+            );
+            return Err(UsageError(message).into());
+        }
         network
     } else {
         let stages = args.stages.clone().unwrap_or_else(|| {
@@ -1188,7 +1239,10 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
                     "the coherence sums go on from {}",
                     coherence_path(&out).display()
                 ),
-                Err(e) => format!("{e}: the coherence sums start anew"),
+                Err(e) => format!(
+                    "{e}: the coherence sums start anew (the file is replaced at the first \
+                     checkpoint)"
+                ),
             };
             let _ = writeln!(io::stderr(), "power11 train: {note}");
         }
@@ -1240,17 +1294,6 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     );
     if let Some(exponent) = args.start_at {
         let tile = 1u64 << exponent;
-        if !network.stages().thresholds().contains(&exponent) {
-            // Its games would train the stage they start in on late boards only, and that
-            // stage also values the boards before the tile.
-            let message = format!(
-                "--start-at {tile}: the network in {} has {}, and late-stage training must \
-                 start at one of its splits (a stage that starts at {tile})",
-                out.display(),
-                network.stages()
-            );
-            return Err(UsageError(message).into());
-        }
         let _ = writeln!(
             io::stderr(),
             "power11 train: collecting {START_POSITIONS} start positions (boards where the \

@@ -30,13 +30,14 @@ pub enum FileError {
         /// The file.
         path: PathBuf,
     },
-    /// Reading or writing failed.
-    #[error("{}: {source}", .path.display())]
+    /// Reading or writing failed. The system's error is part of the message, and so not an
+    /// error `source` as well (a chain printed whole would say it twice).
+    #[error("{}: {error}", .path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// The operating system's error.
-        source: io::Error,
+        error: io::Error,
     },
     /// The path is not a regular file (a directory, a device, a FIFO...).
     #[error("{}: not a regular file", .path.display())]
@@ -92,7 +93,7 @@ fn read_text(path: &Path) -> Result<String, FileError> {
         },
         _ => FileError::Io {
             path: path.to_path_buf(),
-            source,
+            error: source,
         },
     };
     // Look before opening: opening a FIFO would block, and a device has no end.
@@ -179,7 +180,7 @@ pub fn write_atomic_with(
 ) -> Result<(), FileError> {
     let io_error = |source| FileError::Io {
         path: path.to_path_buf(),
-        source,
+        error: source,
     };
     let target = resolve_links(path).map_err(io_error)?;
     // A device or a FIFO (a link to /dev/null, say) is not a file to replace; a read-only

@@ -64,7 +64,7 @@ pub fn write_table(path: &Path, solution: &Solution) -> Result<(), FileError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|source| FileError::Io {
             path: dir.to_path_buf(),
-            source,
+            error: source,
         })?;
     }
     write_atomic(path, &solution.to_bytes())

@@ -122,9 +122,12 @@ pub struct TrainConfig {
 /// Why a run stopped before its budget was spent.
 #[derive(Debug, Error)]
 pub enum TrainError {
-    /// The weights could not be written.
-    #[error(transparent)]
-    File(#[from] FileError),
+    /// A checkpoint could not be written (its weights, or its coherence sums). The files keep
+    /// what was written before; the message says which file failed and why, once.
+    #[error(
+        "training stopped: a checkpoint could not be written ({0}); the files keep what was written before"
+    )]
+    File(FileError),
     /// A weight stopped being a number: the rate is too high for the network. The file keeps
     /// the last checkpoint.
     #[error(
@@ -433,7 +436,7 @@ pub fn run(
                 }
                 if let Err(e) = write_weights(&config.out, network) {
                     abort.store(true, Ordering::Relaxed);
-                    return Err(e.into());
+                    return Err(TrainError::File(e));
                 }
                 last_checkpoint = Instant::now();
             }

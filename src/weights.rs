@@ -98,7 +98,7 @@ pub fn write_weights(path: &Path, network: &Network) -> Result<(), FileError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|source| FileError::Io {
             path: dir.to_path_buf(),
-            source,
+            error: source,
         })?;
     }
     let bytes = network.to_bytes();

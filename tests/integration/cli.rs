@@ -529,7 +529,7 @@ fn a_negative_or_zero_number_is_refused_by_the_flag_it_was_given_to() {
         ),
         (
             &["train", "--games", "3", "--rate", "-1"],
-            "error: invalid value '-1' for '--rate <A>': '-1' is not a learning rate (more than 0, at most 0.25)\n",
+            "error: invalid value '-1' for '--rate <A>': '-1' is not a learning rate (from 0.000001 to 0.25)\n",
         ),
         (
             &["bench", "--player", "random", "--max-moves", "0"],

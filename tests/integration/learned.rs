@@ -370,6 +370,60 @@ fn resume_goes_on_with_the_coherence_sums_kept_beside_the_weights() {
     // Without coherence it is none of training's business.
     resume(&["--no-coherence"]);
     assert!(std::fs::read(&sums).unwrap() == b"my notes");
+    // A link to where no file can be written is refused before the run, not at its first
+    // checkpoint.
+    std::fs::remove_file(&sums).unwrap();
+    std::os::unix::fs::symlink("no-such-directory/sums", &sums).unwrap();
+    let weights = std::fs::read(run.path("w.p11w")).unwrap();
+    let refused = run.run(
+        &["train", "--games", "5", "--out", "w.p11w", "--resume"],
+        "",
+    );
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(
+        refused
+            .stderr
+            .starts_with("power11: cannot write w.p11w.coherence: ")
+            && refused.stderr.lines().count() == 1,
+        "{}",
+        refused.stderr
+    );
+    assert!(std::fs::read(run.path("w.p11w")).unwrap() == weights);
+}
+
+#[test]
+fn a_checkpoint_that_cannot_be_written_stops_training_and_says_why_once() {
+    let run = Run::new();
+    // A file-size limit of 100 KiB (the small network's weights are 768 KiB): the first write
+    // fails with "File too large" instead of killing the process.
+    let binary = assert_cmd::cargo::cargo_bin("power11");
+    let output = Command::new("sh")
+        .args(["-c", "trap '' XFSZ; ulimit -f 100; exec \"$0\" \"$@\""])
+        .arg(&binary)
+        .args([
+            "train",
+            "--games",
+            "50",
+            "--threads",
+            "1",
+            "--tuples",
+            "2x4",
+        ])
+        .args(["--out", "w.p11w"])
+        .current_dir(run.path(""))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let message = stderr.lines().last().unwrap();
+    assert!(
+        message.starts_with(
+            "power11: training stopped: a checkpoint could not be written (w.p11w: File too large"
+        ) && message.ends_with("the files keep what was written before"),
+        "{stderr}"
+    );
+    assert_eq!(message.matches("File too large").count(), 1, "{stderr}");
+    assert!(!run.path("w.p11w").exists());
 }
 
 #[test]
@@ -683,7 +737,18 @@ fn training_refuses_what_it_could_not_keep_before_it_starts() {
             vec!["--out", "notes.txt", "--restart"],
             "is not a weight file",
         ),
-        (vec!["--out", "w.p11w", "--rate", "0.5"], "at most 0.25"),
+        (
+            vec!["--out", "w.p11w", "--rate", "0.5"],
+            "'0.5' is not a learning rate (from 0.000001 to 0.25)",
+        ),
+        (
+            vec!["--out", "w.p11w", "--rate", "1e-300"],
+            "'1e-300' is not a learning rate (from 0.000001 to 0.25)",
+        ),
+        (
+            vec!["--out", "sub/"],
+            "cannot use --out sub/: it names a directory (it ends with a '/'), not a file",
+        ),
         (
             vec!["--out", "/dev/null", "--restart"],
             "not a regular file",
@@ -903,6 +968,21 @@ fn late_stage_training_starts_at_the_tile_and_leaves_the_early_stage_alone() {
         "128",
         "has stages split at 256, 32768, and late-stage training must start at one of its splits",
     );
+    // Refused before the run starts: the message is all it says.
+    let ran = run.run(
+        &[
+            "train",
+            "--games",
+            "5",
+            "--out",
+            "w.p11w",
+            "--resume",
+            "--start-at",
+            "128",
+        ],
+        "",
+    );
+    assert_eq!(ran.stderr.lines().count(), 1, "{}", ran.stderr);
     refused("100", "'100' is not a tile");
     // A new network has nothing to start from: --start-at needs --resume.
     let new = run.run(
