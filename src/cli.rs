@@ -859,7 +859,7 @@ fn load_network(weights: Option<&Path>) -> anyhow::Result<Arc<Network>> {
             Err(UsageError(format!(
                 "the learned player has no trained network ({} does not exist): make one with \
                  `power11 train --minutes 90{out}` (it plays well after about 90 minutes on 2 \
-                 cores; `--minutes 5` makes a weak one)",
+                 cores; `--minutes 5` makes a fair one)",
                 path.display()
             ))
             .into())
