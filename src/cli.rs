@@ -1052,30 +1052,11 @@ fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
         Err(e) => return usage(format!("cannot use --out {shown}: {e}")),
     }
-    // The directory must take the temporary file a checkpoint is written to (named as
-    // `save::write_atomic` names it), and the lock beside it. Both go beside the file that a
-    // link names, as the checkpoints do: two runs through two links to one file share a lock.
-    let target = resolve_links(out).unwrap_or_else(|_| out.to_path_buf());
-    let dir = match target.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = target
-        .file_name()
-        .map_or_else(|| "weights".into(), |n| n.to_string_lossy().into_owned());
-    std::fs::create_dir_all(&dir)
-        .and_then(|()| {
-            tempfile::Builder::new()
-                .prefix(&format!(".{name}."))
-                .suffix(".tmp")
-                .tempfile_in(&dir)
-        })
-        .map(drop)
-        .map_err(|e| {
-            // tempfile's message repeats the (perhaps very long) temporary path.
-            let reason = without_temporary_path(e);
-            UsageError(format!("cannot write --out {shown}: {reason}"))
-        })?;
+    // The directory must take the temporary file a checkpoint is written to, and the lock
+    // beside it. Both go beside the file that a link names, as the checkpoints do: two runs
+    // through two links to one file share a lock.
+    let (dir, name) = check_writable_beside(out, true)
+        .map_err(|reason| UsageError(format!("cannot write --out {shown}: {reason}")))?;
     let lock_path = dir.join(format!(".{name}.lock"));
     let lock = std::fs::OpenOptions::new()
         .create(true)
@@ -1124,25 +1105,34 @@ fn check_coherence_out(out: &Path) -> anyhow::Result<()> {
             }
         }
     }
-    // The temporary file a checkpoint writes the sums to, named as `save::write_atomic` names
-    // it, beside the file a link at `path` names (a link to nowhere fails here).
-    let target = resolve_links(&path).unwrap_or_else(|_| path.clone());
+    // Beside the file a link at `path` names (a link to nowhere fails here).
+    check_writable_beside(&path, false)
+        .map(drop)
+        .map_err(|reason| UsageError(format!("cannot write {shown}: {reason}")).into())
+}
+
+/// The directory and name of the file `path` names (following links), once that directory (made
+/// first if `make_dir`) has taken a temporary file named as `save::write_atomic` names the one it
+/// writes `path` through: checked before hours of work depend on it. The error is the system's,
+/// without the temporary file's (perhaps very long) path.
+fn check_writable_beside(path: &Path, make_dir: bool) -> io::Result<(PathBuf, String)> {
+    let target = resolve_links(path).unwrap_or_else(|_| path.to_path_buf());
     let dir = match target.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),
     };
     let name = target
         .file_name()
-        .map_or_else(|| "coherence".into(), |n| n.to_string_lossy().into_owned());
+        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    if make_dir {
+        std::fs::create_dir_all(&dir)?;
+    }
     tempfile::Builder::new()
         .prefix(&format!(".{name}."))
         .suffix(".tmp")
         .tempfile_in(&dir)
-        .map(drop)
-        .map_err(|e| {
-            let reason = without_temporary_path(e);
-            UsageError(format!("cannot write {shown}: {reason}")).into()
-        })
+        .map_err(without_temporary_path)?;
+    Ok((dir, name))
 }
 
 fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
