@@ -35,6 +35,27 @@ fn train_with(run: &Run, name: &str, games: &str, more: &[&str]) -> crate::commo
     ran
 }
 
+/// Goes on training the network in `name` for `games` more games (one thread, seed 8) with
+/// `more` arguments; the run must succeed.
+fn resume_with(run: &Run, name: &str, games: &str, more: &[&str]) -> crate::common::Ran {
+    let mut args = vec![
+        "train",
+        "--games",
+        games,
+        "--threads",
+        "1",
+        "--seed",
+        "8",
+        "--out",
+        name,
+        "--resume",
+    ];
+    args.extend_from_slice(more);
+    let ran = run.run(&args, "");
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    ran
+}
+
 fn bench_json(run: &Run, args: &[&str]) -> serde_json::Value {
     let mut all = vec!["bench", "--variant", "classic", "--jobs", "1", "--json"];
     all.extend_from_slice(args);
@@ -233,22 +254,7 @@ fn resume_goes_on_training_the_same_network() {
     assert!(refused.stderr.contains("--resume"), "{}", refused.stderr);
     assert!(std::fs::read(run.path("w.p11w")).unwrap() == before);
     // A resumed run adds its games to the network's count.
-    let resumed = run.run(
-        &[
-            "train",
-            "--games",
-            "50",
-            "--threads",
-            "1",
-            "--seed",
-            "8",
-            "--out",
-            "w.p11w",
-            "--resume",
-        ],
-        "",
-    );
-    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    let resumed = resume_with(&run, "w.p11w", "50", &[]);
     assert!(
         resumed.stdout.contains("200 games trained"),
         "{}",
@@ -303,24 +309,7 @@ fn resume_goes_on_with_the_coherence_sums_kept_beside_the_weights() {
     // A header of 24 bytes, a u64 a weight (2 tuples of 16^4, 3 stages), a CRC-32.
     let written = std::fs::read(&sums).unwrap();
     assert_eq!(written.len(), 24 + 8 * 2 * 65536 * 3 + 4);
-    let resume = |more: &[&str]| {
-        let mut args = vec![
-            "train",
-            "--games",
-            "20",
-            "--threads",
-            "1",
-            "--seed",
-            "8",
-            "--out",
-            "w.p11w",
-            "--resume",
-        ];
-        args.extend_from_slice(more);
-        let ran = run.run(&args, "");
-        assert_eq!(ran.code, 0, "{}", ran.stderr);
-        ran.stderr
-    };
+    let resume = |more: &[&str]| resume_with(&run, "w.p11w", "20", more).stderr;
     let went_on = "power11 train: the coherence sums go on from w.p11w.coherence";
     assert!(resume(&[]).contains(went_on));
     // Training without coherence leaves the sums alone; they no longer match the weights it
