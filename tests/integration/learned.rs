@@ -16,7 +16,7 @@ const PLAIN_TD0: [&str; 4] = ["--lambda", "0", "--no-coherence", "--no-rewind"];
 
 /// [`train`] with `more` arguments.
 fn train_with(run: &Run, name: &str, games: &str, more: &[&str]) -> crate::common::Ran {
-    let mut args = vec![
+    let args = [
         "train",
         "--games",
         games,
@@ -29,8 +29,13 @@ fn train_with(run: &Run, name: &str, games: &str, more: &[&str]) -> crate::commo
         "--out",
         name,
     ];
-    args.extend_from_slice(more);
-    let ran = run.run(&args, "");
+    succeeds(run, &args, more)
+}
+
+/// Runs `args` then `more`, which must succeed.
+fn succeeds(run: &Run, args: &[&str], more: &[&str]) -> crate::common::Ran {
+    let all = [args, more].concat();
+    let ran = run.run(&all, "");
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     ran
 }
@@ -38,7 +43,7 @@ fn train_with(run: &Run, name: &str, games: &str, more: &[&str]) -> crate::commo
 /// Goes on training the network in `name` for `games` more games (one thread, seed 8) with
 /// `more` arguments; the run must succeed.
 fn resume_with(run: &Run, name: &str, games: &str, more: &[&str]) -> crate::common::Ran {
-    let mut args = vec![
+    let args = [
         "train",
         "--games",
         games,
@@ -50,10 +55,7 @@ fn resume_with(run: &Run, name: &str, games: &str, more: &[&str]) -> crate::comm
         name,
         "--resume",
     ];
-    args.extend_from_slice(more);
-    let ran = run.run(&args, "");
-    assert_eq!(ran.code, 0, "{}", ran.stderr);
-    ran
+    succeeds(run, &args, more)
 }
 
 fn bench_json(run: &Run, args: &[&str]) -> serde_json::Value {
