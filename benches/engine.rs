@@ -176,7 +176,7 @@ fn tui_frame(c: &mut Criterion) {
             let view = View {
                 screen: Screen::Game {
                     game: &game,
-                    best: Some(20_000),
+                    best: 20_000,
                 },
                 rules: &rules,
                 menu: MenuStyle::OneSize,

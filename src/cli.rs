@@ -16,7 +16,9 @@ use crate::named::Named;
 use crate::playout::default_attempt_limit;
 use crate::random::{os_seed, seeded};
 use crate::rules::{Rules, Scoring, Spawn, Variant};
-use crate::save::{SAVE_FILE, read_board_file, resolve_links, without_temporary_path};
+use crate::save::{
+    SAVE_FILE, directory_of, read_board_file, resolve_links, without_temporary_path,
+};
 use crate::session::{MemoryStore, MenuStyle, Session, Settings};
 use crate::size::Size;
 use crate::store::FileStore;
@@ -54,7 +56,7 @@ pub(crate) struct Cli {
     rules: RulesArgs,
 
     /// Seed the random number generator: the same seed and input give the same output.
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_seed)]
     seed: Option<u64>,
 
     /// Start the first game from this board file (a grid of numbers, a framed board, or a save).
@@ -121,8 +123,10 @@ Files:
                     oldest state first (files of other Power-11 programs are read too)
   --board FILE      n lines of n numbers (0 = empty), n*n numbers one per line, a framed
                     board, or a whole save; n is 3 to 8
-  best scores, solved 3x3 tables and learned weights live in $POWER11_DATA_DIR, else the
-  platform's data directory (~/.local/share/power11 on Linux)
+  best scores, solved 3x3 tables and learned weights live in $POWER11_DATA_DIR (set and not
+  empty: an empty value counts as unset, as with NO_COLOR), else the platform's data
+  directory (~/.local/share/power11 on Linux). Best scores are kept per rule set and size for
+  games played by hand; --autoplay and bench games are the computer's and are not recorded
 
 Examples:
   power11                                play Power-11 (menu: e = Easy 5x5, h = Hard 4x4)
@@ -163,7 +167,7 @@ struct TrainArgs {
     threads: Option<u64>,
 
     /// Seed the games (default: random, and printed).
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_seed)]
     seed: Option<u64>,
 
     /// Write the weights here (default: the data directory's weight file, where
@@ -401,7 +405,7 @@ struct BenchArgs {
     json: bool,
 
     /// The base seed (game i gets its own seed derived from it; default: random, and printed).
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_seed)]
     seed: Option<u64>,
 
     /// Stop a game after this many attempted moves.
@@ -512,6 +516,13 @@ impl RulesArgs {
     }
 }
 
+/// A `--seed`: any 64-bit unsigned number, said so when the text is not one.
+fn parse_seed(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("a seed is a whole number from 0 to {} (2^64-1)", u64::MAX))
+}
+
 /// A problem with what the user asked for (exit code 2).
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
@@ -564,6 +575,34 @@ fn clap_exit(error: &clap::Error) -> ExitCode {
     ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
 }
 
+/// Standard output whose errors say so (`cannot write to standard output: No space left on
+/// device`): the system's error alone does not name the file. The error's kind is kept, so a
+/// closed pipe still ends the program quietly.
+struct StandardOutput<W>(W);
+
+impl StandardOutput<io::StdoutLock<'static>> {
+    fn lock() -> Self {
+        StandardOutput(io::stdout().lock())
+    }
+}
+
+impl<W: Write> Write for StandardOutput<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf).map_err(|e| Self::label(&e))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush().map_err(|e| Self::label(&e))
+    }
+}
+
+impl<W> StandardOutput<W> {
+    fn label(error: &io::Error) -> io::Error {
+        let message = format!("cannot write to standard output: {error}");
+        io::Error::new(error.kind(), message)
+    }
+}
+
 fn is_broken_pipe(error: &anyhow::Error) -> bool {
     error.chain().any(|c| {
         c.downcast_ref::<io::Error>()
@@ -602,6 +641,11 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
                        without one, play the line interface (power11 without --tui)";
         return Err(UsageError(message.to_string()).into());
     }
+    if cli.tui && std::env::var_os("TERM").is_some_and(|term| term == "dumb") {
+        let message = "--tui needs a terminal that can move its cursor and TERM=dumb cannot; \
+                       play the line interface (power11 without --tui)";
+        return Err(UsageError(message.to_string()).into());
+    }
     let menu = if rules.variant() == Variant::Power11 && cli.rules.size.is_none() {
         MenuStyle::EasyHard
     } else {
@@ -633,8 +677,7 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
         cli.weights.as_deref(),
         any_size,
     )?;
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = io::BufWriter::new(StandardOutput::lock());
     if cli.autoplay.is_some() {
         let mut session = Session::new(settings, rng, MemoryStore::new(), player);
         match first_game {
@@ -647,18 +690,21 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
             .unwrap_or_else(|| default_attempt_limit(&rules));
         return Ok(crate::autoplay::run(&mut out, &mut session, delay, limit)?);
     }
-    let mut best = BestScores::in_memory();
-    if rules.tracks_best()
-        && let Some(dir) = data_dir()
-    {
+    // Notes about the best-score file go to standard error, before the game: its output stays
+    // what the moves make it. (A best score that cannot be saved is said in the game.)
+    let best = if let Some(dir) = data_dir() {
         let (loaded, warnings) = BestScores::load(&dir);
-        best = loaded;
-        // Notes about the best-score file go to standard error, before the game: its output
-        // stays what the moves make it. (A best score that cannot be saved is said in the game.)
         for warning in warnings {
             eprintln!("power11: {warning}");
         }
-    }
+        loaded
+    } else {
+        eprintln!(
+            "power11: no data directory (POWER11_DATA_DIR is not set and there is no home \
+             directory); best scores are kept for this session only: set POWER11_DATA_DIR to keep them"
+        );
+        BestScores::in_memory()
+    };
     let store = FileStore::new(PathBuf::from(SAVE_FILE), best, data_dir());
     let mut session = Session::new(settings, rng, store, player);
     if let Some(timeline) = first_game {
@@ -766,7 +812,7 @@ fn print_report(report: &bench::BenchReport, json: bool) -> anyhow::Result<()> {
     } else {
         report.to_text()
     };
-    let mut out = io::stdout().lock();
+    let mut out = StandardOutput::lock();
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(())
@@ -981,7 +1027,7 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     } else {
         "read from the table".to_string()
     };
-    let mut out = io::stdout().lock();
+    let mut out = StandardOutput::lock();
     writeln!(
         out,
         "optimal win probability: {:.6}\npositions: {} (8 symmetries folded), {how}\ntable: {}",
@@ -1116,11 +1162,8 @@ fn check_coherence_out(out: &Path) -> anyhow::Result<()> {
 /// writes `path` through: checked before hours of work depend on it. The error is the system's,
 /// without the temporary file's (perhaps very long) path.
 fn check_writable_beside(path: &Path, make_dir: bool) -> io::Result<(PathBuf, String)> {
-    let target = resolve_links(path).unwrap_or_else(|_| path.to_path_buf());
-    let dir = match target.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let target = resolve_links(path)?;
+    let dir = directory_of(&target).to_path_buf();
     let name = target
         .file_name()
         .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());

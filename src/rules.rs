@@ -216,7 +216,6 @@ pub struct Rules {
     spawn: Spawn,
     scoring: Scoring,
     keep_playing: bool,
-    tracks_best: bool,
 }
 
 /// A score: merged tile values add up past `i64` in games with the largest tiles (a single merge
@@ -248,7 +247,6 @@ impl Rules {
             spawn: Spawn::Random,
             scoring: Scoring::Merges,
             keep_playing: false,
-            tracks_best: false,
         }
         .with_size(size)
     }
@@ -258,7 +256,6 @@ impl Rules {
         Rules {
             variant: Variant::Classic,
             keep_playing: true,
-            tracks_best: true,
             ..Rules::preset(Variant::Power11)
         }
     }
@@ -276,7 +273,6 @@ impl Rules {
             spawn: Spawn::Twos,
             scoring: Scoring::Merges,
             keep_playing: false,
-            tracks_best: true,
         }
     }
 
@@ -291,7 +287,6 @@ impl Rules {
             spawn: Spawn::Edge,
             scoring: Scoring::Moves,
             keep_playing: false,
-            tracks_best: true,
         }
     }
 
@@ -421,10 +416,6 @@ impl Rules {
             parts.push(format!("score-{}", self.scoring.name()));
         }
         parts.join("/")
-    }
-    /// Whether the game screen shows and stores a best score.
-    pub fn tracks_best(&self) -> bool {
-        self.tracks_best
     }
 
     /// Whether `grid` holds the goal tile (or a larger one).
@@ -570,7 +561,7 @@ mod tests {
             (5, Some(11), Spawn::Random)
         );
         let c = Rules::classic();
-        assert!(c.keep_playing() && c.tracks_best() && c.size() == 4);
+        assert!(c.keep_playing() && c.size() == 4);
         let m = Rules::mini();
         assert_eq!((m.size(), m.goal(), m.spawn()), (3, Some(9), Spawn::Twos));
         let e = Rules::edge();

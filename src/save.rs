@@ -74,6 +74,15 @@ pub enum FileError {
         /// 1-based line of the first invalid byte.
         line: usize,
     },
+    /// The file at the save's path is not a save (it does not read as one), so saving there
+    /// would destroy something that is not ours: it is left alone.
+    #[error("{}: not a save ({what}); it is left alone: move it away to save here", .path.display())]
+    NotASave {
+        /// The file.
+        path: PathBuf,
+        /// What the file is, as far as reading it as a save told.
+        what: String,
+    },
     /// The text is not a valid board or save.
     #[error("{}:{line}: {problem}", .path.display())]
     Parse {
@@ -163,6 +172,29 @@ pub fn write_save(path: &Path, timeline: &Timeline) -> Result<(), FileError> {
     write_atomic(path, render_save(timeline).as_bytes())
 }
 
+/// Replaces the save at `path` with `timeline` ([`write_save`]), but only where nothing or a
+/// save is there: a file that does not read as a save (a damaged save, somebody's notes) is
+/// never overwritten ([`FileError::NotASave`]).
+pub fn replace_save(path: &Path, timeline: &Timeline) -> Result<(), FileError> {
+    // A planted link is refused for what it is, before the file it names is read.
+    resolve_links(path).map_err(|error| FileError::Io {
+        path: path.to_path_buf(),
+        error,
+    })?;
+    let what = match read_save(path) {
+        Ok(_) | Err(FileError::Missing { .. }) => return write_save(path, timeline),
+        Err(FileError::Parse { line, problem, .. }) => format!("line {line}: {problem}"),
+        Err(FileError::NotText { line, .. }) => format!("line {line}: not text"),
+        Err(FileError::Utf16 { .. }) => "UTF-16 text".to_string(),
+        Err(FileError::TooLarge { bytes, .. }) => format!("{bytes} bytes"),
+        Err(e) => return Err(e),
+    };
+    Err(FileError::NotASave {
+        path: path.to_path_buf(),
+        what,
+    })
+}
+
 /// Replaces `path` with `contents` atomically: a temporary file in the same directory is
 /// written, synced and renamed over it, so `path` always holds either the old or the new text.
 ///
@@ -198,10 +230,7 @@ pub fn write_atomic_with(
         }
         _ => {}
     }
-    let dir = match target.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let dir = directory_of(&target);
     let name = target
         .file_name()
         .map_or_else(|| "save".into(), |n| n.to_string_lossy().into_owned());
@@ -255,11 +284,16 @@ pub(crate) fn without_temporary_path(error: io::Error) -> io::Error {
 
 /// `path` with its symlinks followed (at most 40, as the kernel does), so that a save replaces
 /// the file the link points to instead of the link.
+///
+/// A link is followed only where the kernel would follow it under `fs.protected_symlinks`
+/// (see [`link_may_be_followed`]): a link another user planted in a shared directory such as
+/// `/tmp` is refused, so nobody can make this program replace a file of its user's.
 pub(crate) fn resolve_links(path: &Path) -> io::Result<PathBuf> {
     let mut current = path.to_path_buf();
     for _ in 0..40 {
         match std::fs::symlink_metadata(&current) {
             Ok(meta) if meta.file_type().is_symlink() => {
+                check_link(&current, &meta)?;
                 let link = std::fs::read_link(&current)?;
                 current = match current.parent() {
                     Some(parent) if link.is_relative() => parent.join(link),
@@ -270,6 +304,54 @@ pub(crate) fn resolve_links(path: &Path) -> io::Result<PathBuf> {
         }
     }
     Err(io::Error::other("too many levels of symbolic links"))
+}
+
+/// The kernel's rule for following a link (`fs.protected_symlinks`): a link in a directory
+/// that is both sticky and world-writable (`/tmp`, a shared lab folder) is followed only by
+/// the link's owner or when the link's owner also owns the directory. Anywhere else, links are
+/// followed.
+pub(crate) fn link_may_be_followed(
+    dir_mode: u32,
+    dir_owner: u32,
+    link_owner: u32,
+    user: u32,
+) -> bool {
+    const STICKY: u32 = 0o1000;
+    const WORLD_WRITABLE: u32 = 0o0002;
+    let shared = dir_mode & STICKY != 0 && dir_mode & WORLD_WRITABLE != 0;
+    !shared || link_owner == user || link_owner == dir_owner
+}
+
+/// Refuses to follow the link at `link` (whose own metadata is `meta`) where the kernel would
+/// not ([`link_may_be_followed`]), whatever `fs.protected_symlinks` is set to on this machine.
+#[cfg(unix)]
+fn check_link(link: &Path, meta: &std::fs::Metadata) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let dir = std::fs::metadata(directory_of(link))?;
+    // SAFETY: geteuid takes nothing, cannot fail and touches no memory of ours.
+    let user = unsafe { libc::geteuid() };
+    if link_may_be_followed(dir.mode(), dir.uid(), meta.uid(), user) {
+        Ok(())
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "a link that another user put in a shared directory (sticky and world-writable); \
+             it is not followed, as the kernel's protected_symlinks rule says: remove it to write here",
+        ))
+    }
+}
+
+#[cfg(not(unix))]
+fn check_link(_link: &Path, _meta: &std::fs::Metadata) -> io::Result<()> {
+    Ok(())
+}
+
+/// The directory that holds `path` (`.` for a bare file name).
+pub(crate) fn directory_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
 }
 
 /// Removes the temporary files (`{prefix}*.tmp` in `dir`) that earlier saves abandoned when
@@ -321,6 +403,20 @@ mod tests {
             )
         );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "Score: 4\n");
+    }
+
+    #[test]
+    fn links_are_followed_where_the_kernel_would_follow_them() {
+        let (me, other, shared, private) = (1000, 2000, 0o1777, 0o755);
+        // In a sticky, world-writable directory: the link's owner, or the directory's.
+        assert!(link_may_be_followed(shared, 0, me, me));
+        assert!(link_may_be_followed(shared, other, other, me));
+        assert!(!link_may_be_followed(shared, 0, other, me));
+        assert!(!link_may_be_followed(shared, 0, other, 0));
+        // Sticky but not world-writable, or world-writable but not sticky: any link.
+        assert!(link_may_be_followed(0o1775, 0, other, me));
+        assert!(link_may_be_followed(0o0777, 0, other, me));
+        assert!(link_may_be_followed(private, me, other, me));
     }
 
     #[test]

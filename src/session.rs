@@ -174,14 +174,14 @@ pub enum Screen<'a> {
         /// The game.
         game: &'a Game,
         /// The best score to show (rules that track one), counting this game's score.
-        best: Option<Score>,
+        best: Score,
     },
     /// A game that ended (won, lost or over), waiting for the player's choice.
     End {
         /// The game.
         game: &'a Game,
         /// As for [`Screen::Game`].
-        best: Option<Score>,
+        best: Score,
         /// The rules offer to keep playing past the goal, or to start a new game (classic).
         offers_more: bool,
     },
@@ -393,20 +393,14 @@ impl<S: Store> Session<S> {
     }
 
     /// The best score shown beside `game`'s: the stored one or this game's, whichever is
-    /// higher, for rules that keep one.
-    fn best_shown(&self, game: &Game) -> Option<Score> {
-        let rules = game.rules();
-        rules.tracks_best().then(|| {
-            let stored = self.store.best(rules);
-            stored.map_or(game.score(), |best| best.max(game.score()))
-        })
+    /// higher. Every rule set keeps one (a front end chooses whether its screen shows it).
+    fn best_shown(&self, game: &Game) -> Score {
+        let stored = self.store.best(game.rules());
+        stored.map_or(game.score(), |best| best.max(game.score()))
     }
 
     fn record_best(&mut self, game: &Game) -> Vec<Event<S::Error>> {
         let rules = game.rules();
-        if !rules.tracks_best() {
-            return Vec::new();
-        }
         match self.store.record_best(rules, game.score()) {
             Ok(()) => Vec::new(),
             Err(e) => vec![Event::BestNotSaved(e)],
@@ -442,7 +436,7 @@ mod tests {
         let Screen::Game { game, best } = s.screen() else {
             panic!("a game")
         };
-        assert_eq!((game.board().size(), best), (5, None));
+        assert_eq!((game.board().size(), best), (5, 0));
     }
 
     #[test]
@@ -463,7 +457,7 @@ mod tests {
             panic!("a game")
         };
         assert_eq!(game.timeline(), saved);
-        assert_eq!(best, Some(game.score()), "mini tracks a best score");
+        assert_eq!(best, game.score(), "mini tracks a best score");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use crate::ai::optimal::SolvedRules;
 use crate::best::BestScores;
 use crate::game::Timeline;
 use crate::rules::{Rules, Score};
-use crate::save::{FileError, read_save, write_save};
+use crate::save::{FileError, read_save, replace_save};
 use crate::session::Store;
 use crate::tables::{default_name, read_table};
 use std::path::PathBuf;
@@ -44,7 +44,7 @@ impl Store for FileStore {
     }
 
     fn save(&mut self, timeline: &Timeline) -> Result<(), FileError> {
-        write_save(&self.save_path, timeline)
+        replace_save(&self.save_path, timeline)
     }
 
     fn load(&mut self) -> Result<Option<Timeline>, FileError> {

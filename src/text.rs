@@ -6,7 +6,7 @@ use crate::board::{Board, BoardError, exponent_of, tile_value};
 use crate::direction::Direction;
 use crate::game::{Game, Snapshot, Status, Timeline};
 use crate::named::Named;
-use crate::rules::{Rules, Score};
+use crate::rules::{Rules, Score, Variant};
 use crate::session::{AdviceReport, MenuStyle};
 use crate::size::Size;
 use std::cmp::Reverse;
@@ -194,10 +194,17 @@ pub fn render_menu(style: MenuStyle, rules: &Rules) -> String {
     text
 }
 
+/// The best score a line screen of `game` shows: none in Power-11 games, whose screens are the
+/// assignment's (it has no `Best:` line; their best score is kept all the same, and shown
+/// full-screen), `best` in every other rule set.
+fn line_best(game: &Game, best: Score) -> Option<Score> {
+    (game.rules().variant() != Variant::Power11).then_some(best)
+}
+
 /// The game screen of the line console: the state and the keys, `location` being where `s`
 /// saves.
-pub fn render_game_screen(game: &Game, best: Option<Score>, location: &str) -> String {
-    let mut text = render_scored(game.score(), best, game.board());
+pub fn render_game_screen(game: &Game, best: Score, location: &str) -> String {
+    let mut text = render_scored(game.score(), line_best(game, best), game.board());
     text.push_str("Moves: u = Up, d = Down, l = Left, r = Right\n");
     let _ = writeln!(
         text,
@@ -208,8 +215,8 @@ pub fn render_game_screen(game: &Game, best: Option<Score>, location: &str) -> S
 
 /// The end-of-game screen of the line console: the final state, the end message and what the
 /// next line does.
-pub fn render_end_screen(game: &Game, best: Option<Score>, offers_more: bool) -> String {
-    let mut text = render_scored(game.score(), best, game.board());
+pub fn render_end_screen(game: &Game, best: Score, offers_more: bool) -> String {
+    let mut text = render_scored(game.score(), line_best(game, best), game.board());
     if let Some(message) = end_message(game.status(), game.score()) {
         text.push_str(&message);
         text.push('\n');
@@ -258,22 +265,23 @@ pub fn advice_line(report: &AdviceReport, rules: &Rules) -> String {
             "Advice: {best}: every other move loses within {} move(s).",
             advice.depth
         ),
-        // Ratings that print the same are presented as a tie, not as "X against X".
-        Some((other, value)) if format!("{value:.0}") == format!("{:.0}", advice.value) => {
-            format!(
-                "Advice: {best}: looking {} move(s) ahead it rates {:.0}, as high as {}.",
-                advice.depth,
-                advice.value,
-                name(other)
-            )
+        // A player reads a margin in words, not the search's ratings (whose scale means
+        // nothing to them; bench and its JSON keep the figures). Ratings that print the same
+        // are a tie.
+        Some((other, value)) => {
+            let ahead = format!("looking {} move(s) ahead", advice.depth);
+            let margin = (advice.value - value) / advice.value.abs().max(1.0);
+            let words = if format!("{value:.0}") == format!("{:.0}", advice.value) {
+                "as good as"
+            } else if margin < 0.01 {
+                "slightly better than"
+            } else if margin < 0.1 {
+                "better than"
+            } else {
+                "clearly better than"
+            };
+            format!("Advice: {best}: {ahead}, {words} {}.", name(other))
         }
-        Some((other, value)) => format!(
-            "Advice: {best}: looking {} move(s) ahead it rates {:.0}, against {:.0} for {}.",
-            advice.depth,
-            advice.value,
-            value,
-            name(other)
-        ),
     }
 }
 
@@ -705,6 +713,32 @@ fn one_per_line(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Hostile-user item 11: the advice line gives a margin in a player's words, never the
+    /// search's ratings.
+    #[test]
+    fn advice_gives_a_margin_in_words() {
+        let rules = Rules::classic();
+        let line = |value: f32, other: f32| {
+            let advice = crate::ai::Advice {
+                direction: Direction::Left,
+                value,
+                runner_up: Some((Direction::Up, other)),
+                wins: false,
+                depth: 3,
+            };
+            advice_line(&AdviceReport::Search(Some(advice)), &rules)
+        };
+        let ahead = "Advice: l (Left): looking 3 move(s) ahead,";
+        for ((value, other), words) in [
+            ((1_000_000.2, 1_000_000.0), "as good as"),
+            ((1_000_000.0, 999_000.0), "slightly better than"),
+            ((1_000_000.0, 950_000.0), "better than"),
+            ((1_000_000.0, 500_000.0), "clearly better than"),
+        ] {
+            assert_eq!(line(value, other), format!("{ahead} {words} u (Up)."));
+        }
+    }
 
     const EXAMPLE: &str = "\
 Score: 4

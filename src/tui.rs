@@ -204,17 +204,86 @@ pub struct View<'a> {
 const KEYS_LINE: &str =
     "arrows hjk udlr: move  b undo  s save  a advice  p auto  n new  ? help  q menu";
 
-/// The frame for `view`, for a terminal of `width` x `height` characters.
+/// The frame for `view`, for a terminal of `width` x `height` characters: boards drawn three
+/// lines a row where they fit, else one line a row (so every size 3 to 8 fits 80x24), else a
+/// frame that says the window is too small and still shows the status line, so a question
+/// (`q again drops them`) is never asked unseen.
 pub fn render(view: &View<'_>, width: usize, height: usize) -> Frame {
+    let roomy = render_with(view, Layout::Roomy);
+    if roomy.width() <= width && roomy.lines.len() <= height {
+        return roomy;
+    }
+    let compact = render_with(view, Layout::Compact);
+    if compact.width() <= width && compact.lines.len() <= height {
+        return compact;
+    }
+    let needed = (compact.width(), compact.lines.len());
+    let mut small = Frame {
+        cramped: true,
+        ..Frame::default()
+    };
+    let mut text: Vec<String> = Vec::new();
+    if !view.status.is_empty() {
+        text.extend(wrap(view.status, width));
+        text.push(String::new());
+    }
+    text.extend([
+        "Window too small:".to_string(),
+        format!("needs {}x{},", needed.0, needed.1),
+        format!("has {width}x{height}."),
+        "Enlarge it, or q.".to_string(),
+    ]);
+    for line in text.into_iter().take(height.max(1)) {
+        small.line(vec![Span::plain(
+            line.chars().take(width.max(1)).collect::<String>(),
+        )]);
+    }
+    small
+}
+
+/// `text` cut into lines of at most `width` characters, at blanks where it can be.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = vec![String::new()];
+    for word in text.split(' ') {
+        let last = lines.last_mut().expect("never empty");
+        let used = last.chars().count();
+        if used > 0 && used + 1 + word.chars().count() > width {
+            lines.push(String::new());
+        } else if used > 0 {
+            last.push(' ');
+        }
+        let mut word: Vec<char> = word.chars().collect();
+        while word.len() > width {
+            let rest = word.split_off(width);
+            lines.last_mut().expect("never empty").extend(word);
+            lines.push(String::new());
+            word = rest;
+        }
+        lines.last_mut().expect("never empty").extend(word);
+    }
+    lines
+}
+
+/// How a board is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Layout {
+    /// Three lines a row: the number on the middle one, `new` above it.
+    Roomy,
+    /// One line a row, the new tile marked by a `*` after its number.
+    Compact,
+}
+
+fn render_with(view: &View<'_>, layout: Layout) -> Frame {
     let mut frame = Frame::default();
     match view.screen {
         Screen::Menu | Screen::Closed => render_menu(view, &mut frame),
-        Screen::Game { game, best } => render_game(view, game, best, None, &mut frame),
+        Screen::Game { game, best } => render_game(view, game, best, None, layout, &mut frame),
         Screen::End {
             game,
             best,
             offers_more,
-        } => render_game(view, game, best, Some(offers_more), &mut frame),
+        } => render_game(view, game, best, Some(offers_more), layout, &mut frame),
     }
     if view.help {
         frame.line(vec![]);
@@ -223,26 +292,10 @@ pub fn render(view: &View<'_>, width: usize, height: usize) -> Frame {
             "b, Backspace: undo one move    s: save to the save file",
             "a: advice, the move and why    p: the computer plays (a key takes over)",
             "n: new game    q: the menu (both ask first if moves are unsaved)",
-            "Ctrl-C: leave at once    ?: this help",
+            "Ctrl-C: leave at once    Ctrl-Z: suspend    ?, Esc: close this help",
         ] {
             frame.line(vec![Span::plain(line)]);
         }
-    }
-    let needed = (frame.width(), frame.lines.len());
-    if needed.0 > width || needed.1 > height {
-        let mut small = Frame {
-            cramped: true,
-            ..Frame::default()
-        };
-        for line in [
-            "Window too small:".to_string(),
-            format!("needs {}x{},", needed.0, needed.1),
-            format!("has {width}x{height}."),
-            "Enlarge it, or q.".to_string(),
-        ] {
-            small.line(vec![Span::plain(line)]);
-        }
-        return small;
     }
     frame
 }
@@ -272,8 +325,9 @@ fn render_menu(view: &View<'_>, frame: &mut Frame) {
 fn render_game(
     view: &View<'_>,
     game: &Game,
-    best: Option<i128>,
+    best: i128,
     end: Option<bool>,
+    layout: Layout,
     frame: &mut Frame,
 ) {
     let rules = game.rules();
@@ -290,13 +344,12 @@ fn render_game(
             ""
         }),
     ]);
-    let best = best.map_or(String::new(), |b| format!("   Best {b}"));
     frame.line(vec![Span::plain(format!(
-        "Score {}{best}   Moves {}",
+        "Score {}   Best {best}   Moves {}",
         game.score(),
         game.undo_depth()
     ))]);
-    render_board(view, game.board(), frame);
+    render_board(view, game.board(), layout, frame);
     if let Some(offers_more) = end {
         let message = end_message(game.status(), game.score()).unwrap_or_default();
         frame.line(vec![Span::bold(message)]);
@@ -311,7 +364,7 @@ fn render_game(
     }
 }
 
-fn render_board(view: &View<'_>, board: &Board, frame: &mut Frame) {
+fn render_board(view: &View<'_>, board: &Board, layout: Layout, frame: &mut Frame) {
     let n = board.size();
     // The line game's cell width, and a blank on each side of the number.
     let width = cell_width(board) + 2;
@@ -321,8 +374,12 @@ fn render_board(view: &View<'_>, board: &Board, frame: &mut Frame) {
         Direction::Left => "  < advised",
         Direction::Right => "  > advised",
     });
+    let subs: &[usize] = match layout {
+        Layout::Roomy => &[0, 1, 2],
+        Layout::Compact => &[1],
+    };
     for r in 0..n {
-        for sub in 0..3 {
+        for &sub in subs {
             let mut spans = vec![Span::plain(" ")];
             for c in 0..n {
                 let e = board.get(r, c);
@@ -330,6 +387,13 @@ fn render_board(view: &View<'_>, board: &Board, frame: &mut Frame) {
                 let marked = view.new_tile == Some((r, c));
                 let text = match (sub, e) {
                     (1, 0) => format!("{:^width$}", "."),
+                    (1, _) if marked && layout == Layout::Compact => {
+                        // The number keeps its place; the `*` takes the blank after it.
+                        let mut cell = format!("{:^width$}", tile_value(e));
+                        let end = cell.trim_end().len();
+                        cell.replace_range(end..=end, "*");
+                        cell
+                    }
                     (1, _) => format!("{:^width$}", tile_value(e)),
                     (0, _) if marked => format!("{:^width$}", "new"),
                     _ => " ".repeat(width),
@@ -368,6 +432,21 @@ impl Terminal {
             return Err(e);
         }
         Ok(Terminal { out })
+    }
+
+    /// Ctrl-Z: gives the terminal back to the shell as it was and stops the program (as the
+    /// terminal's own Ctrl-Z does outside raw mode); after `fg`, takes the screen again. Where
+    /// nothing can stop it (no job control), it goes on at once, as `less` and `vim` do.
+    fn suspend(&mut self) -> io::Result<()> {
+        let _ = self.out.flush();
+        restore();
+        #[cfg(unix)]
+        // SAFETY: raise only sends a signal to this process; SIGTSTP's default action stops it.
+        unsafe {
+            libc::raise(libc::SIGTSTP);
+        }
+        terminal::enable_raw_mode()?;
+        execute!(self.out, terminal::EnterAlternateScreen, cursor::Hide)
     }
 }
 
@@ -418,6 +497,9 @@ pub fn run<S: Store>(mut session: Session<S>, colors: ColorMode) -> io::Result<(
         restore();
         previous_hook(info);
     }));
+    // crossterm drops colours itself where NO_COLOR is set; the mode chosen (`--color always`
+    // overrides NO_COLOR) is the mode drawn.
+    crossterm::style::force_color_output(colors != ColorMode::None);
     let mut terminal = Terminal::enter()?;
     let mut ui = Ui {
         status: String::new(),
@@ -480,6 +562,10 @@ pub fn run<S: Store>(mut session: Session<S>, colors: ColorMode) -> io::Result<(
             if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
                 break;
             }
+            if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('z') {
+                terminal.suspend()?;
+                continue;
+            }
             if ui.autoplay {
                 ui.autoplay = false;
                 ui.status = "You have the game back.".to_string();
@@ -528,8 +614,14 @@ fn on_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, key: KeyEvent) -> boo
         KeyCode::Char(c) => Some(c.to_ascii_lowercase()),
         _ => None,
     };
-    if ui.cramped && c != Some('q') {
-        return true; // Nothing is played blind in a window too small to show the board.
+    if key.code == KeyCode::Esc {
+        ui.help = false;
+        return true;
+    }
+    // Nothing is played blind in a window too small to show the board; what shrinks the
+    // screen (closing the help), saves or leaves still works there.
+    if ui.cramped && !matches!(c, Some('q' | 's' | '?')) {
+        return true;
     }
     // `q` and `n` drop unsaved moves only when pressed twice.
     if let Some(key @ ('q' | 'n')) = c
@@ -718,10 +810,7 @@ mod tests {
 
     /// The game screen of `g` without colour, for a `width` x `height` terminal.
     fn render_plain_game(g: &Game, rules: &Rules, width: usize, height: usize) -> Frame {
-        let screen = Screen::Game {
-            game: g,
-            best: None,
-        };
+        let screen = Screen::Game { game: g, best: 0 };
         render(&view(screen, rules, ColorMode::None), width, height)
     }
 
@@ -729,14 +818,7 @@ mod tests {
     fn the_3x3_game_screen_without_colour() {
         let rules = Rules::mini();
         let g = game(&[vec![2, 0, 4], vec![0, 8, 0], vec![0, 0, 2]], rules);
-        let mut v = view(
-            Screen::Game {
-                game: &g,
-                best: Some(12),
-            },
-            &rules,
-            ColorMode::None,
-        );
+        let mut v = view(Screen::Game { game: &g, best: 12 }, &rules, ColorMode::None);
         v.new_tile = Some((2, 2));
         v.status = "Game saved to power11.saved.";
         // Each cell is 6 wide (4 digits + 2), centred, with a blank between cells.
@@ -772,10 +854,7 @@ mod tests {
             ],
             rules,
         );
-        let screen = Screen::Game {
-            game: &g,
-            best: None,
-        };
+        let screen = Screen::Game { game: &g, best: 0 };
         let ansi = |mode| {
             let mut out = Vec::new();
             render(&view(screen, &rules, mode), 100, 30)
@@ -819,13 +898,10 @@ mod tests {
         // In a window too small for it, the screen says so.
         let small = render_plain_game(&g, &rules, 40, 20);
         assert!(small.cramped);
+        // It needs the compact layout's size: the key line's width, a line a board row.
         assert_eq!(
             small.to_text(),
-            format!(
-                "Window too small:\nneeds {}x{},\nhas 40x20.\nEnlarge it, or q.\n",
-                frame.width(),
-                frame.lines.len()
-            )
+            "Window too small:\nneeds 78x12,\nhas 40x20.\nEnlarge it, or q.\n"
         );
         // Every screen of a 4x4 game, key help shown, fits an 80x24 terminal.
         let rules = Rules::classic();
@@ -833,20 +909,81 @@ mod tests {
             &[vec![2048, 0, 0, 0], vec![0; 4], vec![0; 4], vec![0; 4]],
             rules,
         );
-        let mut v = view(
-            Screen::Game {
-                game: &g,
-                best: Some(1),
-            },
-            &rules,
-            ColorMode::None,
-        );
+        let mut v = view(Screen::Game { game: &g, best: 1 }, &rules, ColorMode::None);
         v.help = true;
         assert!(
             !render(&v, 80, 24).cramped,
             "{}",
             render(&v, 200, 60).to_text()
         );
+    }
+
+    /// Hostile-user item 9: every size, with six-digit tiles and the help shown, fits 80x24
+    /// (7x7 and 8x8 in the compact layout, a line a row, the new tile marked with a `*`).
+    #[test]
+    fn every_size_fits_80x24_compact_where_it_must() {
+        for n in 3..=8 {
+            let rules = Rules::classic().with_size(n).unwrap();
+            let mut rows = vec![vec![2u64; n]; n];
+            rows[0][0] = 131_072;
+            let g = game(&rows, rules);
+            let mut v = view(Screen::Game { game: &g, best: 1 }, &rules, ColorMode::None);
+            v.new_tile = Some((n - 1, n - 1));
+            v.status = "Game saved to power11.saved.";
+            for help in [false, true] {
+                v.help = help;
+                let frame = render(&v, 80, 24);
+                assert!(!frame.cramped, "{n}x{n}: {}", render(&v, 200, 60).to_text());
+                let compact = frame.lines.len() < 3 * n + 4;
+                assert_eq!(compact, n >= 7 || (help && n >= 5), "{n}x{n}, help {help}");
+                if compact {
+                    assert!(frame.to_text().contains(" 2*"), "{}", frame.to_text());
+                }
+            }
+        }
+    }
+
+    /// Hostile-user items 6 and 7: a window too small still shows the status line (a question
+    /// is never asked unseen), wrapped to the window, and the frame never outgrows it.
+    #[test]
+    fn a_cramped_frame_keeps_the_status_line() {
+        let rules = Rules::power11(4).unwrap();
+        let g = game(
+            &[vec![2, 0, 0, 0], vec![0; 4], vec![0; 4], vec![0; 4]],
+            rules,
+        );
+        let mut v = view(Screen::Game { game: &g, best: 8 }, &rules, ColorMode::None);
+        v.status = "Moves not saved: q again drops them, s saves.";
+        let frame = render(&v, 30, 10);
+        assert!(frame.cramped);
+        assert_eq!(
+            frame.to_text(),
+            "Moves not saved: q again drops\nthem, s saves.\n\nWindow too small:\nneeds 78x8,\nhas 30x10.\nEnlarge it, or q.\n"
+        );
+        let tiny = render(&v, 12, 3);
+        assert!(
+            tiny.width() <= 12 && tiny.lines.len() <= 3,
+            "{}",
+            tiny.to_text()
+        );
+        assert!(tiny.to_text().starts_with("Moves not\n"));
+    }
+
+    /// Hostile-user item 12: the Power-11 game shows its best score full-screen.
+    #[test]
+    fn power11_games_show_their_best_score() {
+        let rules = Rules::power11(4).unwrap();
+        let g = game(
+            &[vec![2, 0, 0, 0], vec![0; 4], vec![0; 4], vec![0; 4]],
+            rules,
+        );
+        let text = render_plain_game_with_best(&g, &rules, 96);
+        assert!(text.contains("Score 0   Best 96   Moves 0"), "{text}");
+    }
+
+    fn render_plain_game_with_best(g: &Game, rules: &Rules, best: i128) -> String {
+        let screen = Screen::Game { game: g, best };
+        render(&view(screen, rules, ColorMode::None), 100, 30).to_text()
     }
 
     #[test]
@@ -857,7 +994,7 @@ mod tests {
             &view(
                 Screen::End {
                     game: &lost,
-                    best: None,
+                    best: 0,
                     offers_more: false,
                 },
                 &rules,
@@ -880,7 +1017,7 @@ mod tests {
             &view(
                 Screen::End {
                     game: &won,
-                    best: Some(0),
+                    best: 0,
                     offers_more: true,
                 },
                 &rules,

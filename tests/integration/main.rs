@@ -6,6 +6,7 @@ mod cli;
 mod common;
 mod compat;
 mod golden;
+mod hostile;
 mod learned;
 mod library;
 mod optimal;

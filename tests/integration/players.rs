@@ -176,7 +176,7 @@ fn advice_presents_ratings_that_print_the_same_as_a_tie() {
         .lines()
         .find(|l| l.starts_with("Advice: "))
         .unwrap();
-    assert!(line.ends_with("as high as u (Up)."), "{line}");
+    assert!(line.ends_with("as good as u (Up)."), "{line}");
 }
 
 fn bench_json(args: &[&str]) -> serde_json::Value {

@@ -2,7 +2,7 @@
 //! unbounded), through the real binary. Unix only: links, modes, FIFOs and signals.
 #![cfg(unix)]
 
-use crate::common::{MENU, Run, power11};
+use crate::common::{MENU, Run, fixture, power11};
 use predicates::prelude::*;
 use std::os::unix::fs::{FileTypeExt, PermissionsExt, symlink};
 use std::time::Duration;
@@ -27,7 +27,7 @@ fn saving_writes_through_a_link_and_keeps_the_mode() {
     let run = Run::new();
     std::fs::create_dir(run.path("real")).unwrap();
     let target = run.path("real/game.saved");
-    std::fs::write(&target, "old").unwrap();
+    std::fs::copy(fixture("good.saved"), &target).unwrap();
     std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o644)).unwrap();
     symlink("real/game.saved", run.path("power11.saved")).unwrap();
     power11(&run, &["--seed", "1"], "h\nl\ns\n")
@@ -49,7 +49,8 @@ fn saving_writes_through_a_link_and_keeps_the_mode() {
 #[test]
 fn a_read_only_save_is_left_alone() {
     let run = Run::new();
-    std::fs::write(run.path("power11.saved"), "mine").unwrap();
+    std::fs::copy(fixture("good.saved"), run.path("power11.saved")).unwrap();
+    let mine = std::fs::read_to_string(run.path("power11.saved")).unwrap();
     std::fs::set_permissions(
         run.path("power11.saved"),
         std::fs::Permissions::from_mode(0o444),
@@ -63,7 +64,7 @@ fn a_read_only_save_is_left_alone() {
         ));
     assert_eq!(
         std::fs::read_to_string(run.path("power11.saved")).unwrap(),
-        "mine"
+        mine
     );
     assert!(temporary_files(run.dir.path()).is_empty());
 }

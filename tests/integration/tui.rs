@@ -9,12 +9,27 @@ use power11::text::parse_save;
 /// `keys` once the program has taken the screen, and gives what it wrote to the terminal.
 /// Fails (never hangs) if the program does not finish within 20 s.
 fn in_terminal(run: &Run, args: &str, keys: &[&[u8]]) -> Vec<u8> {
+    let steps: Vec<Step> = keys.iter().map(|key| Step::Key(key)).collect();
+    in_terminal_steps(run, "stty rows 40 cols 120;", args, &steps)
+}
+
+/// What a test does to the terminal once the program has taken the screen.
+enum Step<'a> {
+    /// Types a key (an arrow's whole escape sequence is one key).
+    Key(&'a [u8]),
+    /// Resizes the terminal to rows x columns, as a window being dragged does.
+    Resize(u16, u16),
+}
+
+/// [`in_terminal`] with a shell prefix (`stty rows 20 cols 80; NO_COLOR=1`) and steps that
+/// may resize the terminal.
+fn in_terminal_steps(run: &Run, prefix: &str, args: &str, steps: &[Step]) -> Vec<u8> {
     use std::io::{Read, Write};
     use std::sync::{Arc, Mutex};
     use std::time::{Duration, Instant};
     let bin = assert_cmd::cargo::cargo_bin("power11");
     let command = format!(
-        "stty rows 40 cols 120; POWER11_DATA_DIR=data '{}' --tui {args}",
+        "{prefix} POWER11_DATA_DIR=data '{}' --tui {args}",
         bin.display()
     );
     let mut child = std::process::Command::new("script")
@@ -50,11 +65,25 @@ fn in_terminal(run: &Run, args: &str, keys: &[&[u8]]) -> Vec<u8> {
         std::thread::sleep(Duration::from_millis(20));
     }
     let mut stdin = child.stdin.take().unwrap();
-    // One key (an arrow's whole escape sequence) per write, as a terminal sends them.
-    for key in keys {
-        stdin.write_all(key).unwrap();
-        stdin.flush().unwrap();
-        std::thread::sleep(Duration::from_millis(30));
+    for step in steps {
+        match step {
+            Step::Key(key) => {
+                stdin.write_all(key).unwrap();
+                stdin.flush().unwrap();
+            }
+            Step::Resize(rows, columns) => {
+                // The shell's standard input is the pseudo-terminal; resizing it signals the
+                // program (SIGWINCH), which draws again for the new size.
+                let shell = child_of(child.id()).expect("script runs a shell");
+                let status = std::process::Command::new("stty")
+                    .args(["-F", &format!("/proc/{shell}/fd/0")])
+                    .args(["rows", &rows.to_string(), "cols", &columns.to_string()])
+                    .status()
+                    .unwrap();
+                assert!(status.success());
+            }
+        }
+        std::thread::sleep(Duration::from_millis(60));
     }
     loop {
         if let Some(status) = child.try_wait().unwrap() {
@@ -73,6 +102,15 @@ fn in_terminal(run: &Run, args: &str, keys: &[&[u8]]) -> Vec<u8> {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// What the screen shows after `marker` was last written: the text of the last frames.
+fn after_last<'a>(screen: &'a [u8], marker: &[u8]) -> &'a [u8] {
+    let at = screen
+        .windows(marker.len())
+        .rposition(|w| w == marker)
+        .map_or(0, |i| i + marker.len());
+    &screen[at..]
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
@@ -259,5 +297,231 @@ fn the_full_screen_autoplay_and_advice_use_the_learned_player() {
         contains(&screen, b"looking 1 move(s) ahead"),
         "{}",
         String::from_utf8_lossy(&screen)
+    );
+}
+
+/// Hostile-user item 5: `--color always` overrides `NO_COLOR` in what reaches the terminal, not
+/// only in the mode chosen (crossterm dropped the colours itself).
+#[test]
+fn color_always_draws_colour_even_under_no_color() {
+    let run = Run::new();
+    let screen = in_terminal_steps(
+        &run,
+        "stty rows 40 cols 120; NO_COLOR=1",
+        "--color always --seed 1",
+        &[Step::Key(b"h"), Step::Key(b"q"), Step::Key(b"q")],
+    );
+    assert!(contains(&screen, b"\x1b[48;5;"), "no 256-colour background");
+    let plain = in_terminal_steps(
+        &run,
+        "stty rows 40 cols 120; NO_COLOR=1",
+        "--seed 1",
+        &[Step::Key(b"h"), Step::Key(b"q"), Step::Key(b"q")],
+    );
+    assert!(!contains(&plain, b"\x1b[48;5;"));
+}
+
+/// Hostile-user item 6: in a window too small for the help (even beside the compact board),
+/// `?` and Esc close it again. Item 12: the Power-11 game shows its best score.
+#[test]
+fn the_help_closes_in_a_window_too_small_for_it() {
+    for close in [&b"?"[..], b"\x1b"] {
+        let run = Run::new();
+        let screen = in_terminal_steps(
+            &run,
+            "stty rows 12 cols 80;",
+            "--seed 1",
+            &[
+                Step::Key(b"h"),
+                Step::Key(b"?"),
+                Step::Key(close),
+                Step::Key(b"q"),
+                Step::Key(b"q"),
+            ],
+        );
+        assert!(
+            contains(&screen, b"Window too small"),
+            "the help did not fit"
+        );
+        assert!(contains(&screen, b"Score 0   Best 0   Moves 0"));
+        let after = after_last(&screen, b"Enlarge it, or q.");
+        assert!(
+            contains(after, b"arrows hjk udlr: move"),
+            "the game screen came back: {}",
+            String::from_utf8_lossy(after)
+        );
+    }
+}
+
+/// Hostile-user item 7: the question before unsaved moves are dropped is shown in a window
+/// that became too small for the board, and a second `q` is not taken unseen.
+#[test]
+fn the_unsaved_moves_question_shows_in_a_window_too_small_for_the_board() {
+    let run = Run::new();
+    let screen = in_terminal_steps(
+        &run,
+        "stty rows 24 cols 90;",
+        "--seed 1",
+        &[
+            Step::Key(b"h"),
+            Step::Key(b"\x1b[D"),
+            Step::Resize(10, 30),
+            Step::Key(b"q"),
+            Step::Key(b"s"),
+            Step::Key(b"q"),
+            Step::Key(b"q"),
+        ],
+    );
+    let after = after_last(&screen, b"has 30x10.");
+    assert!(
+        contains(&screen, b"Moves not saved: q again"),
+        "no question"
+    );
+    assert!(
+        !contains(after, b"Moves not saved"),
+        "{}",
+        String::from_utf8_lossy(after)
+    );
+    // `s` worked in the small window: the game was saved.
+    let saved = std::fs::read_to_string(run.path("power11.saved")).unwrap();
+    assert_eq!(parse_save(&saved).unwrap().states().len(), 2);
+}
+
+/// Hostile-user item 8: a dumb terminal is refused, as no terminal is, with exit code 2.
+#[test]
+fn a_dumb_terminal_is_refused() {
+    let run = Run::new();
+    let bin = assert_cmd::cargo::cargo_bin("power11");
+    let command = format!("TERM=dumb '{}' --tui", bin.display());
+    // Bounded: a program that took the screen would wait for keys that never come.
+    let output = std::process::Command::new("timeout")
+        .args(["20", "script", "-qec", &command, "/dev/null"])
+        .current_dir(run.dir.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("--tui needs a terminal that can move its cursor and TERM=dumb cannot"),
+        "{text}"
+    );
+    assert!(!contains(&output.stdout, b"\x1b["));
+}
+
+/// Hostile-user item 9: a 7x7 and an 8x8 board are played in the standard 80x24 terminal.
+#[test]
+fn every_board_size_fits_an_80x24_terminal() {
+    for size in ["7", "8"] {
+        let run = Run::new();
+        let screen = in_terminal_steps(
+            &run,
+            "stty rows 24 cols 80;",
+            &format!("--variant classic --size {size} --seed 1"),
+            &[
+                Step::Key(b"n"),
+                Step::Key(b"\x1b[D"),
+                Step::Key(b"q"),
+                Step::Key(b"q"),
+                Step::Key(b"q"),
+            ],
+        );
+        assert!(!contains(&screen, b"Window too small"), "{size}x{size}");
+        assert!(contains(&screen, b"arrows hjk udlr: move"));
+    }
+}
+
+/// Hostile-user item 10: Ctrl-Z suspends the program, with the terminal given back to the
+/// shell, and `fg` brings it back, drawn again. Played in an interactive shell (job control)
+/// as a user would.
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_z_suspends_and_fg_resumes() {
+    use std::io::{Read, Write};
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+    let run = Run::new();
+    let bin = assert_cmd::cargo::cargo_bin("power11");
+    let mut child = std::process::Command::new("script")
+        .args(["-qec", "bash --norc --noprofile -i", "/dev/null"])
+        .current_dir(run.dir.path())
+        .env("PS1", "$ ")
+        .env("POWER11_DATA_DIR", run.path("data"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let screen = Arc::new(Mutex::new(Vec::new()));
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = {
+        let screen = Arc::clone(&screen);
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buffer) {
+                if n == 0 {
+                    break;
+                }
+                screen.lock().unwrap().extend_from_slice(&buffer[..n]);
+            }
+        })
+    };
+    let mut stdin = child.stdin.take().unwrap();
+    let started = Instant::now();
+    let wait_for = |needle: &[u8], count: usize| {
+        while screen
+            .lock()
+            .unwrap()
+            .windows(needle.len())
+            .filter(|w| *w == needle)
+            .count()
+            < count
+        {
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "waited for {:?}: {}",
+                String::from_utf8_lossy(needle),
+                String::from_utf8_lossy(&screen.lock().unwrap())
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    let mut type_keys = |keys: &[u8]| {
+        stdin.write_all(keys).unwrap();
+        stdin.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    type_keys(
+        format!(
+            "stty rows 30 cols 100; '{}' --tui --seed 1\n",
+            bin.display()
+        )
+        .as_bytes(),
+    );
+    wait_for(b"\x1b[?1049h", 1);
+    type_keys(b"h");
+    type_keys(b"\x1a");
+    // The terminal is given back (alternate screen left) and the shell has the job stopped.
+    wait_for(b"\x1b[?1049l", 1);
+    wait_for(b"Stopped", 1);
+    type_keys(b"fg\n");
+    wait_for(b"\x1b[?1049h", 2);
+    type_keys(b"s");
+    type_keys(b"q");
+    type_keys(b"q");
+    wait_for(b"\x1b[?1049l", 2);
+    type_keys(b"exit\n");
+    drop(stdin);
+    let status = child.wait().unwrap();
+    reader.join().unwrap();
+    assert!(status.success());
+    let screen = screen.lock().unwrap().clone();
+    let after = after_last(&screen, b"fg");
+    assert!(
+        contains(after, b"arrows hjk udlr: move"),
+        "drawn again after fg"
+    );
+    assert!(
+        run.path("power11.saved").exists(),
+        "the game went on after fg"
     );
 }

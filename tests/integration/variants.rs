@@ -241,7 +241,7 @@ fn classic_keeps_the_best_score_across_two_runs() {
         "{}",
         second.stdout
     );
-    // Power-11's screen has no Best line, and the file is not touched by it.
+    // Power-11's screen has no Best line; its best score is kept under its own name.
     let power = run.run(&["--seed", "1"], "h\n");
     assert!(!power.stdout.contains("Best:"));
     // Other rules keep a record of their own (regression, hostile-user review: a game scored
@@ -264,7 +264,7 @@ fn classic_keeps_the_best_score_across_two_runs() {
     let best_by_moves = screens(&by_moves.stdout).last().unwrap().0;
     assert_eq!(
         stored,
-        format!("classic 4 2048\nclassic/score-moves 4 {best_by_moves}\n")
+        format!("classic 4 2048\nclassic/score-moves 4 {best_by_moves}\npower11 4 0\n")
     );
 }
 
