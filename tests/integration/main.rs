@@ -11,6 +11,7 @@ mod library;
 mod optimal;
 mod players;
 mod properties;
+mod release;
 mod reliability;
 mod search;
 mod session;
