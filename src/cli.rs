@@ -213,7 +213,7 @@ struct TrainArgs {
     /// published choice), so that training games are drawn to the boards they have learned
     /// least (Guei, Chen & Wu 2021); 0 starts from zeros. Off by default: after 90 minutes
     /// here it made 16384 in 1% of games against 66% without it, and the paper's gains come
-    /// after far longer training (README).
+    /// after far longer training (measurements/learned.md).
     #[arg(
         long,
         value_name = "V",

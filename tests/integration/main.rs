@@ -5,6 +5,7 @@ mod boundaries;
 mod cli;
 mod common;
 mod compat;
+mod docs;
 mod golden;
 mod learned;
 mod library;
