@@ -1,4 +1,5 @@
 # `make` builds ./power11 (release); `make test` runs every test; `make clean` removes builds.
+# The build goes where cargo puts it: target/, or $CARGO_TARGET_DIR when that is set.
 # `make fuzz` runs each fuzz target for FUZZ_SECONDS (nightly Rust; installs cargo-fuzz if needed).
 .PHONY: all power11 test clean fuzz
 
@@ -9,7 +10,7 @@ all: power11
 
 power11:
 	cargo build --release
-	cp target/release/power11 ./power11
+	cp "$${CARGO_TARGET_DIR:-target}/release/power11" ./power11
 
 test:
 	cargo test

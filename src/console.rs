@@ -248,8 +248,8 @@ fn end_command(first: Option<Key>, offers_more: bool, size: Size) -> Command {
     }
 }
 
-/// Reads one line, keeping at most [`MAX_LINE`] bytes of it, decoded leniently (bytes that are
-/// not UTF-8 become U+FFFD) and trimmed. `None` at the end of the input.
+/// Reads one line, keeping at most its first 64 KiB (`MAX_LINE` bytes), decoded leniently
+/// (bytes that are not UTF-8 become U+FFFD) and trimmed. `None` at the end of the input.
 pub fn read_capped_line<R: BufRead>(input: &mut R) -> io::Result<Option<String>> {
     let mut kept: Vec<u8> = Vec::new();
     let mut read_any = false;

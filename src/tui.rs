@@ -4,7 +4,7 @@
 //! Like the line console it decides no rule and no game flow: it maps keys to session
 //! [`Command`]s and draws the [`Screen`] and events the session reports. Drawing is split in
 //! two: [`render`] builds a [`Frame`] (lines of styled text) from a [`View`], a pure function
-//! that tests and the benchmark call; [`Terminal`] writes frames with crossterm and owns the
+//! that tests and the benchmark call; `Terminal` writes frames with crossterm and owns the
 //! terminal's state, restoring it on every way out (quit, Ctrl-C, SIGTERM, SIGHUP, an error, a
 //! panic).
 

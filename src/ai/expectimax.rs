@@ -74,7 +74,8 @@ pub const SEARCH_REVISION: u32 = 5;
 /// work. It is chosen for Power-11 Hard's goal of 3 ms/move: Power-11 Hard took 2.19 ms/move
 /// without the rule, 2.70 at 500 and 3.14 at 1000 (seed 1, 1000 games), and 750 was chosen
 /// before its run as the largest size, in steps of 250, whose cost read between those keeps a
-/// margin under 3 ms (README, "Small trees searched deeper", has what it measured).
+/// margin under 3 ms (measurements/search.md, "Small trees searched deeper", has what it
+/// measured).
 pub const SMALL_TREE: usize = 750;
 
 /// The deepest a time budget (or a small tree) lets the search go: past this, the probability
@@ -190,8 +191,9 @@ impl Expectimax {
     /// crowded board, and crowded boards branch little: their trees are the small ones, and a
     /// move more of look-ahead costs little there. The rule follows the tree's size, not a
     /// guess from the tiles, so it is as reproducible as the rest of the policy. Measured on
-    /// Power-11 Hard (README, "Small trees searched deeper"). Classic keeps the plain policy:
-    /// its figures are measured over far longer games, at a time per move of their own.
+    /// Power-11 Hard (measurements/search.md, "Small trees searched deeper"). Classic keeps the
+    /// plain policy: its figures are measured over far longer games, at a time per move of
+    /// their own.
     ///
     /// Only new tiles at a random empty cell make chance nodes that the tree's size counts (the
     /// transposition table holds those alone): under `--spawn edge` or `none` every tree would

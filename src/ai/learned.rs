@@ -35,7 +35,7 @@ pub const DEFAULT_LEARNED_DEPTH: u32 = 2;
 /// (classic keep-playing, or no goal): 3. Those games go on for ten thousand moves and more,
 /// toward tiles a shallower search loses, and their target allows 2 ms a move: with one move
 /// more on crowded boards this policy takes about 1 ms and made 16384 in 84.7% of 300 games
-/// against 80.0% for the shallower one (README, "The learned player"). Games that end at their
+/// against 80.0% for the shallower one (measurements/learned.md). Games that end at their
 /// goal (Power-11 Hard) are won at [`DEFAULT_LEARNED_DEPTH`] in a tenth of a millisecond and
 /// keep it.
 pub const KEEP_PLAYING_LEARNED_DEPTH: u32 = 3;

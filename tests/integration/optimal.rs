@@ -1,6 +1,6 @@
 //! The exact 3x3 player through the binary (issue: solve 3x3 optimally). Small goals keep the
-//! tables small; the full figures (mini to 512, 2/4 to 512) are in the README, measured in
-//! release.
+//! tables small; the full figures (mini to 512, 2/4 to 512) are in measurements/solver.md,
+//! measured in release.
 
 use crate::common::{Run, autoplay_moves, power11, screens};
 use predicates::prelude::*;
