@@ -211,7 +211,12 @@ impl<R: BufRead, W: Write, S: Store> Console<R, W, S> {
             }
             Event::ResumeFailed(e) => failed("Cannot resume", e),
             Event::BestNotSaved(e) => failed("Could not save the best score", e),
-            Event::Moved { .. } | Event::Undone | Event::NotNow | Event::Goodbye => return None,
+            // The Power-11 interface has no key that switches new tiles.
+            Event::Moved { .. }
+            | Event::Undone
+            | Event::NotNow
+            | Event::Goodbye
+            | Event::NewTiles { .. } => return None,
         })
     }
 }
