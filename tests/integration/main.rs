@@ -8,6 +8,7 @@ mod compat;
 mod golden;
 mod learned;
 mod library;
+mod mips;
 mod optimal;
 mod players;
 mod properties;
