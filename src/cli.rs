@@ -6,12 +6,13 @@
 use crate::ai::optimal::{Phase, SolvedRules};
 use crate::ai::{
     AnyPlayer, CROWDED_EMPTY_CELLS, DEFAULT_LEARNED_DEPTH, KEEP_PLAYING_LEARNED_DEPTH,
-    MAX_BUDGET_MS, MAX_FIXED_DEPTH, MAX_LEARNED_DEPTH, Network, PlayerKind, SearchConfig, Solution,
-    Stages, TupleSet,
+    MAX_BUDGET_MS, MAX_FIXED_DEPTH, MAX_LEARNED_DEPTH, Network, PlayerKind, RandomPlayer,
+    SearchConfig, Solution, Stages, TupleSet,
 };
 use crate::bench::{self, BenchConfig};
 use crate::best::{BestScores, data_dir};
 use crate::console::Console;
+use crate::mips::Mips;
 use crate::named::Named;
 use crate::playout::default_attempt_limit;
 use crate::random::{os_seed, seeded};
@@ -30,7 +31,8 @@ use crate::weights::{
 };
 use anyhow::Context;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use clap::{ArgGroup, Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::parser::ValueSource;
+use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use clap_complete::Shell;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -82,6 +84,17 @@ pub(crate) struct Cli {
     #[arg(long, conflicts_with = "autoplay")]
     tui: bool,
 
+    /// The line interface: Power-11's, or that of a 2048 in MIPS assembly, which plays 3x3 to 512
+    /// (its menu, `+---+` board, one upper-case key a line; 3 and 4 switch new tiles off and on).
+    /// `mips` takes `--seed` and no other game or player flag.
+    #[arg(long, value_name = "NAME", value_parser = named::<Interface>(), default_value = "power11")]
+    interface: Interface,
+
+    /// Whether `--variant` was given (not its default): `--interface mips` refuses any but
+    /// `mini`.
+    #[arg(skip)]
+    variant_given: bool,
+
     /// Colours in the full-screen mode (`auto` follows `NO_COLOR` and the terminal).
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"], requires = "tui")]
     color: String,
@@ -132,6 +145,7 @@ Files:
 Examples:
   power11                                play Power-11 (menu: e = Easy 5x5, h = Hard 4x4)
   power11 --tui                          the same, full-screen with the arrow keys
+  power11 --interface mips               the MIPS 3x3 program's menu, board and W/A/S/D keys
   power11 --variant classic              classic 2048 with best score and keep-playing
   power11 --board B1.txt --variant edge  start from a board file
   power11 --autoplay expectimax --seed 1 watch the search player win
@@ -543,6 +557,37 @@ fn parse_seed(text: &str) -> Result<u64, String> {
         .map_err(|_| format!("a seed is a whole number from 0 to {} (2^64-1)", u64::MAX))
 }
 
+/// The line interfaces (`--interface`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Interface {
+    /// Power-11's: the console.
+    Power11,
+    /// The MIPS 3x3 program's.
+    Mips,
+}
+
+impl Named for Interface {
+    const ALL: &'static [Interface] = &[Interface::Power11, Interface::Mips];
+
+    fn name(self) -> &'static str {
+        match self {
+            Interface::Power11 => "power11",
+            Interface::Mips => "mips",
+        }
+    }
+
+    fn about(self) -> &'static str {
+        match self {
+            Interface::Power11 => {
+                "Power-11's: its menu, Score line and # board, keys u d l r s b a q"
+            }
+            Interface::Mips => {
+                "The MIPS 3x3 program's: its menu and +---+ board, keys W A S D X, 3 and 4 (new tiles off, on)"
+            }
+        }
+    }
+}
+
 /// A problem with what the user asked for (exit code 2).
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
@@ -550,7 +595,12 @@ struct UsageError(String);
 
 /// Parses the arguments, runs, and turns the outcome into an exit code.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let parsed = Cli::command().try_get_matches().and_then(|matches| {
+        let mut cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut Cli::command()))?;
+        cli.variant_given = matches.value_source("variant") == Some(ValueSource::CommandLine);
+        Ok(cli)
+    });
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => return clap_exit(&e),
     };
@@ -639,6 +689,9 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
         Some(Command::Completions(args)) => return print_completions(&args.shell),
         Some(Command::Man(args)) => return print_man_page(&args.command),
         None => {}
+    }
+    if cli.interface == Interface::Mips {
+        return run_mips(cli);
     }
     let rules = cli.rules.rules()?;
     let seed = cli.seed.unwrap_or_else(os_seed);
@@ -744,6 +797,83 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
     let stdin = io::stdin();
     Console::new(session, stdin.lock(), &mut out).run()?;
     Ok(())
+}
+
+/// `--interface mips`: the MIPS program's interface on stdin and stdout. It plays the `mini`
+/// rules (those of that program: 3x3, 2s, two at the start, goal 512) and keeps nothing: no
+/// save, no best score.
+fn run_mips(cli: &Cli) -> anyhow::Result<()> {
+    if let Some(flag) = mips_conflict(cli) {
+        let message = format!(
+            "--interface mips plays the MIPS program's own game (3x3 to 512, its menu and keys): it takes no {flag}"
+        );
+        return Err(UsageError(message).into());
+    }
+    let settings = Settings {
+        rules: Rules::mini(),
+        menu: MenuStyle::OneSize,
+    };
+    let rng = seeded(cli.seed.unwrap_or_else(os_seed));
+    let session = Session::new(
+        settings,
+        rng,
+        MemoryStore::new(),
+        AnyPlayer::Random(RandomPlayer),
+    );
+    let stdin = io::stdin();
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    Mips::new(session, stdin.lock(), &mut out).run()?;
+    Ok(())
+}
+
+/// The first flag given with `--interface mips` that it cannot honour, as given: any flag of
+/// another interface, a player's, `--board` (a start state is typed at its menu), and a rule
+/// other than the MIPS program's (`--variant mini` and `--size 3` agree with it).
+fn mips_conflict(cli: &Cli) -> Option<String> {
+    let rules = &cli.rules;
+    let mini = Rules::mini();
+    let plain = |flag: &str| Some(flag.to_string());
+    if cli.tui {
+        return plain("--tui");
+    }
+    if let Some(player) = cli.autoplay {
+        return Some(format!("--autoplay {}", player.name()));
+    }
+    if let Some(player) = cli.player {
+        return Some(format!("--player {}", player.name()));
+    }
+    if cli.weights.is_some() {
+        return plain("--weights");
+    }
+    if cli.board.is_some() {
+        return plain("--board (its menu's 2 starts from a state)");
+    }
+    if cli.variant_given && rules.variant != Variant::Mini {
+        return Some(format!("--variant {}", rules.variant.name()));
+    }
+    if let Some(size) = rules.size.filter(|s| s.get() != mini.size()) {
+        return Some(format!("--size {size}"));
+    }
+    if let Some(Goal(goal)) = rules.goal {
+        let exponent = goal.map(|v| v.trailing_zeros() as u8);
+        if exponent != mini.goal() {
+            return Some(format!(
+                "--goal {}",
+                goal.map_or("none".to_string(), |v| v.to_string())
+            ));
+        }
+    }
+    if let Some(spawn) = rules.spawn.filter(|&s| s != mini.spawn()) {
+        return Some(format!("--spawn {}", spawn.name()));
+    }
+    if let Some(scoring) = rules.score.filter(|&s| s != mini.scoring()) {
+        return Some(format!("--score {}", scoring.name()));
+    }
+    if let Some(p) = rules.fill {
+        return Some(format!("--fill {p}"));
+    }
+    None
 }
 
 fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {

@@ -211,7 +211,12 @@ impl<R: BufRead, W: Write, S: Store> Console<R, W, S> {
             }
             Event::ResumeFailed(e) => failed("Cannot resume", e),
             Event::BestNotSaved(e) => failed("Could not save the best score", e),
-            Event::Moved { .. } | Event::Undone | Event::NotNow | Event::Goodbye => return None,
+            // The Power-11 interface has no key that switches new tiles.
+            Event::Moved { .. }
+            | Event::Undone
+            | Event::NotNow
+            | Event::Goodbye
+            | Event::NewTiles { .. } => return None,
         })
     }
 }
@@ -251,6 +256,12 @@ fn end_command(first: Option<Key>, offers_more: bool, size: Size) -> Command {
 /// Reads one line, keeping at most its first 64 KiB (`MAX_LINE` bytes), decoded leniently
 /// (bytes that are not UTF-8 become U+FFFD) and trimmed. `None` at the end of the input.
 pub fn read_capped_line<R: BufRead>(input: &mut R) -> io::Result<Option<String>> {
+    Ok(read_untrimmed_line(input)?.map(|line| line.trim().to_string()))
+}
+
+/// As [`read_capped_line`], but the line is kept as typed: only its `\n` is dropped (a final
+/// line without one counts as a line). `None` at the end of the input.
+pub fn read_untrimmed_line<R: BufRead>(input: &mut R) -> io::Result<Option<String>> {
     let mut kept: Vec<u8> = Vec::new();
     let mut read_any = false;
     loop {
@@ -278,7 +289,7 @@ pub fn read_capped_line<R: BufRead>(input: &mut R) -> io::Result<Option<String>>
     if !read_any {
         return Ok(None);
     }
-    Ok(Some(String::from_utf8_lossy(&kept).trim().to_string()))
+    Ok(Some(String::from_utf8_lossy(&kept).into_owned()))
 }
 
 #[cfg(test)]

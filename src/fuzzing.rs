@@ -4,6 +4,7 @@
 
 use crate::ai::{AnyPlayer, RandomPlayer};
 use crate::console::Console;
+use crate::mips::Mips;
 use crate::random::seeded;
 use crate::rules::Rules;
 use crate::session::{MemoryStore, MenuStyle, Session, Settings};
@@ -39,21 +40,27 @@ pub fn round_trip(bytes: &[u8]) {
     }
 }
 
-/// A whole console session fed `bytes` as its input, on a small board so that games end: it
-/// ends (at the input's end at the latest) without a panic.
+/// A whole console session fed `bytes` as its input, on a small board so that games end, and
+/// the MIPS interface's on its own rules: each ends (at the input's end at the latest) without a
+/// panic.
 pub fn session(bytes: &[u8]) {
     let rules = Rules::mini().with_goal(Some(64)).expect("64 is a goal");
-    let session = Session::new(
-        Settings {
-            rules,
-            menu: MenuStyle::OneSize,
-        },
-        seeded(1),
-        MemoryStore::new(),
-        AnyPlayer::Random(RandomPlayer),
-    );
+    let session = |rules| {
+        Session::new(
+            Settings {
+                rules,
+                menu: MenuStyle::OneSize,
+            },
+            seeded(1),
+            MemoryStore::new(),
+            AnyPlayer::Random(RandomPlayer),
+        )
+    };
     let mut out = std::io::sink();
-    Console::new(session, bytes, &mut out)
+    Console::new(session(rules), bytes, &mut out)
+        .run()
+        .expect("writing to a sink never fails");
+    Mips::new(session(Rules::mini()), bytes, &mut out)
         .run()
         .expect("writing to a sink never fails");
 }

@@ -3,7 +3,7 @@
 use crate::board::Board;
 use crate::direction::Direction;
 use crate::grid::Grid;
-use crate::rules::{Rules, Score, Turn};
+use crate::rules::{Rules, Score, Spawn, Turn};
 use rand::Rng;
 use thiserror::Error;
 
@@ -102,6 +102,8 @@ pub struct Game {
     history: Vec<Snapshot>,
     /// The player chose to keep playing past the goal.
     continued: bool,
+    /// New tiles appear after a move (the rules' spawn); false while they are switched off.
+    new_tiles: bool,
 }
 
 impl Game {
@@ -118,6 +120,7 @@ impl Game {
             current: Snapshot { board, score: 0 },
             history: Vec::new(),
             continued: false,
+            new_tiles: true,
         }
     }
 
@@ -132,6 +135,7 @@ impl Game {
             current,
             history: states,
             continued: false,
+            new_tiles: true,
         }
     }
 
@@ -169,12 +173,36 @@ impl Game {
         self.history.len()
     }
 
+    /// Whether new tiles appear after a move (true unless switched off with
+    /// [`Game::switch_new_tiles`]).
+    pub fn new_tiles(&self) -> bool {
+        self.new_tiles
+    }
+
+    /// Switches new tiles off (`false`) or back on (`true`) for the moves that follow: while
+    /// they are off, a move that changes the board places no tile. The switch is not part of a
+    /// state: undo leaves it as it is, and a saved game resumes with new tiles on.
+    pub fn switch_new_tiles(&mut self, on: bool) {
+        self.new_tiles = on;
+    }
+
+    /// The rules the next move is played by: the game's own, or the same with no new tile
+    /// ([`Spawn::None`]) while new tiles are switched off. This is the one place the switch
+    /// acts; moves, the computer's choice and advice all read it.
+    pub fn move_rules(&self) -> Rules {
+        if self.new_tiles {
+            self.rules
+        } else {
+            self.rules.with_spawn(Spawn::None)
+        }
+    }
+
     /// Plays a move. A move that changes nothing leaves the board as it is (and, under move
     /// scoring, costs a point, which undo can give back).
     pub fn play<R: Rng + ?Sized>(&mut self, direction: Direction, rng: &mut R) -> Turn {
         let before = self.current;
         let turn = self
-            .rules
+            .move_rules()
             .apply_move(&mut self.current.board, direction, rng);
         self.current.score = self.current.score.saturating_add(turn.score_delta);
         if self.current != before {
@@ -360,5 +388,33 @@ mod tests {
             })
         );
         assert_eq!(timeline.states(), &[a]);
+    }
+
+    #[test]
+    fn new_tiles_switched_off_place_no_tile_until_switched_on() {
+        let mut rng = seeded(3);
+        let start = board(&[&[128, 64, 64], &[32, 256, 128], &[0, 0, 0]]);
+        let mut game = Game::from_board(Rules::mini(), start);
+        game.switch_new_tiles(false);
+        assert!(!game.new_tiles());
+        assert_eq!(game.move_rules().spawn(), Spawn::None);
+        assert_eq!(
+            game.rules().spawn(),
+            Spawn::Twos,
+            "the game's own rules stay"
+        );
+        game.play(Direction::Left, &mut rng);
+        assert_eq!(
+            game.board(),
+            &board(&[&[128, 128, 0], &[32, 256, 128], &[0, 0, 0]])
+        );
+        // Undo leaves the switch as it is.
+        assert!(game.undo());
+        assert!(!game.new_tiles());
+        game.switch_new_tiles(true);
+        assert_eq!(game.move_rules(), *game.rules());
+        game.play(Direction::Left, &mut rng);
+        let tiles = game.board().exponents().iter().filter(|&&e| e > 0).count();
+        assert_eq!(tiles, 6, "five tiles after the merge, and a new one");
     }
 }

@@ -59,6 +59,8 @@ pub mod console;
 #[doc(hidden)]
 pub mod fuzzing;
 #[cfg(feature = "cli")]
+pub mod mips;
+#[cfg(feature = "cli")]
 pub mod save;
 #[cfg(feature = "cli")]
 pub mod store;

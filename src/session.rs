@@ -116,6 +116,9 @@ pub enum Command {
     Undo,
     /// Game: ask the search player which move it would make.
     Advice,
+    /// Game: switch new tiles off (`false`) or back on (`true`) for the rest of the game, or
+    /// until switched again ([`Game::switch_new_tiles`]).
+    NewTiles(bool),
     /// End of a game that offers it: keep playing past the goal.
     KeepPlaying,
     /// Game or end of a game: back to the menu.
@@ -142,6 +145,11 @@ pub enum Event<E> {
     NothingToUndo,
     /// What the advisor says of the position.
     Advice(AdviceReport),
+    /// New tiles were switched off or on (`on`), even if they already were.
+    NewTiles {
+        /// Whether new tiles now appear after a move.
+        on: bool,
+    },
     /// `Resume` found no saved game.
     NoSavedGame,
     /// `Resume` found a saved game it could not read.
@@ -331,8 +339,9 @@ impl<S: Store> Session<S> {
                 turn: game.play(direction, &mut self.rng),
             },
             Command::ComputerMove => {
+                let rules = game.move_rules();
                 let direction =
-                    choose_on_board(&mut self.player, game.board(), game.rules(), &mut self.rng);
+                    choose_on_board(&mut self.player, game.board(), &rules, &mut self.rng);
                 Event::Moved {
                     direction,
                     turn: game.play(direction, &mut self.rng),
@@ -345,6 +354,10 @@ impl<S: Store> Session<S> {
             Command::Undo if game.undo() => Event::Undone,
             Command::Undo => Event::NothingToUndo,
             Command::Advice => Event::Advice(self.advise(&game)),
+            Command::NewTiles(on) => {
+                game.switch_new_tiles(on);
+                Event::NewTiles { on }
+            }
             Command::Leave => {
                 let events = self.record_best(&game);
                 return (State::Menu, events);
@@ -374,17 +387,19 @@ impl<S: Store> Session<S> {
         }
     }
 
-    /// Exact odds where the store has the table of the game's rules, else the player's own
-    /// advice if it searches (expectimax, learned), else the hand-tuned search's.
+    /// Exact odds where the store has the table of the rules the next move is played by (new
+    /// tiles switched off are rules of their own), else the player's own advice if it searches
+    /// (expectimax, learned), else the hand-tuned search's.
     fn advise(&mut self, game: &Game) -> AdviceReport {
+        let rules = &game.move_rules();
         if let Some(moves) = self
             .store
-            .table(game.rules())
+            .table(rules)
             .and_then(|table| table.move_values(game.board()))
         {
             return AdviceReport::Exact(moves);
         }
-        let (board, rules) = (game.board(), game.rules());
+        let board = game.board();
         AdviceReport::Search(
             self.player
                 .advise_board(board, rules)
@@ -412,6 +427,8 @@ impl<S: Store> Session<S> {
 mod tests {
     use super::*;
     use crate::ai::RandomPlayer;
+    use crate::board::Board;
+    use crate::game::Snapshot;
     use crate::random::seeded;
 
     fn session(rules: Rules, menu: MenuStyle) -> Session<MemoryStore> {
@@ -470,6 +487,50 @@ mod tests {
         assert!(matches!(s.screen(), Screen::Menu));
         assert!(matches!(s.handle(Command::Quit)[..], [Event::Goodbye]));
         assert!(matches!(s.screen(), Screen::Closed));
+    }
+
+    #[test]
+    fn new_tiles_switch_in_a_game_only_and_hold_until_switched_again() {
+        let mut s = session(Rules::mini(), MenuStyle::OneSize);
+        assert!(matches!(
+            s.handle(Command::NewTiles(false))[..],
+            [Event::NotNow]
+        ));
+        let board = Board::from_values(&[vec![2, 0, 0], vec![0; 3], vec![0, 0, 2]]).unwrap();
+        s.start_from(Timeline::new(Snapshot { board, score: 0 }));
+        assert!(matches!(
+            s.handle(Command::NewTiles(false))[..],
+            [Event::NewTiles { on: false }]
+        ));
+        // The tiles' sum: merges keep it, and only a new tile adds to it.
+        let sum = |s: &Session<MemoryStore>| match s.screen() {
+            Screen::Game { game, .. } => game.board().values().concat().iter().sum::<u128>(),
+            _ => panic!("a game"),
+        };
+        // Moves that change the board place no tile, the computer's too.
+        for command in [
+            Command::Move(Direction::Right),
+            Command::Move(Direction::Down),
+            Command::ComputerMove,
+            Command::ComputerMove,
+        ] {
+            let events = s.handle(command);
+            assert_eq!(sum(&s), 4, "{events:?}");
+        }
+        assert!(matches!(
+            s.handle(Command::NewTiles(true))[..],
+            [Event::NewTiles { on: true }]
+        ));
+        let Screen::Game { game, .. } = s.screen() else {
+            panic!("a game")
+        };
+        assert!(game.new_tiles());
+        let direction = Direction::ALL
+            .into_iter()
+            .find(|&d| game.board().slide(d).is_some())
+            .expect("a move");
+        s.handle(Command::Move(direction));
+        assert_eq!(sum(&s), 6, "a new 2 again");
     }
 
     #[test]

@@ -292,7 +292,8 @@ fn render_with(view: &View<'_>, layout: Layout) -> Frame {
             "b, Backspace: undo one move    s: save to the save file",
             "a: advice, the move and why    p: the computer plays (a key takes over)",
             "n: new game    q: the menu (both ask first if moves are unsaved)",
-            "Ctrl-C: leave at once    Ctrl-Z: suspend    ?, Esc: close this help",
+            "t: new tiles off / on    Ctrl-Z: suspend    Ctrl-C: leave at once",
+            "?, Esc: close this help",
         ] {
             frame.line(vec![Span::plain(line)]);
         }
@@ -344,8 +345,13 @@ fn render_game(
             ""
         }),
     ]);
+    let tiles = if game.new_tiles() {
+        ""
+    } else {
+        "   New tiles off"
+    };
     frame.line(vec![Span::plain(format!(
-        "Score {}   Best {best}   Moves {}",
+        "Score {}   Best {best}   Moves {}{tiles}",
         game.score(),
         game.undo_depth()
     ))]);
@@ -472,6 +478,7 @@ impl Drop for Terminal {
 /// What the front end keeps besides the session: the status line, the marks and modes.
 // Four independent switches of what the screen shows, not the states of one machine.
 #[allow(clippy::struct_excessive_bools)]
+#[derive(Default)]
 struct Ui {
     status: String,
     new_tile: Option<(usize, usize)>,
@@ -684,6 +691,7 @@ fn on_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, key: KeyEvent) -> boo
                 return true;
             }
             let size = game.board().side();
+            let new_tiles = game.new_tiles();
             match (key.code, c) {
                 (KeyCode::Backspace, _) | (_, Some('b')) => {
                     ui.status.clear();
@@ -694,6 +702,7 @@ fn on_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, key: KeyEvent) -> boo
                     report(session, ui, Command::Save);
                 }
                 (_, Some('a')) => report(session, ui, Command::Advice),
+                (_, Some('t')) => report(session, ui, Command::NewTiles(!new_tiles)),
                 (_, Some('p')) => {
                     ui.autoplay = true;
                     ui.status = "The computer plays: any key takes over.".to_string();
@@ -780,6 +789,10 @@ fn report<S: Store>(session: &mut Session<S>, ui: &mut Ui, command: Command) {
             Event::NoSavedGame => format!("No saved game to resume: {location} does not exist."),
             Event::ResumeFailed(e) => format!("Cannot resume: {e}"),
             Event::BestNotSaved(e) => format!("Could not save the best score: {e}"),
+            Event::NewTiles { on: false } => {
+                "New tiles off: moves place no tile until t again.".to_string()
+            }
+            Event::NewTiles { on: true } => "New tiles on again.".to_string(),
             Event::Moved { .. } | Event::NotNow | Event::Goodbye => continue,
         };
     }
@@ -840,6 +853,99 @@ mod tests {
         .map(|line| format!("{line}\n"))
         .concat();
         assert_eq!(render(&v, 100, 30).to_text(), expected);
+    }
+
+    #[test]
+    fn t_switches_new_tiles_off_and_on_and_the_screen_says_so() {
+        use crate::ai::{AnyPlayer, RandomPlayer};
+        use crate::game::{Snapshot, Timeline};
+        use crate::random::seeded;
+        use crate::session::{MemoryStore, Settings};
+        let rules = Rules::mini();
+        let mut session = Session::new(
+            Settings {
+                rules,
+                menu: MenuStyle::OneSize,
+            },
+            seeded(1),
+            MemoryStore::new(),
+            AnyPlayer::Random(RandomPlayer),
+        );
+        let board = Board::from_values(&[vec![128, 64, 64], vec![32, 256, 128], vec![0; 3]]);
+        session.start_from(Timeline::new(Snapshot {
+            board: board.unwrap(),
+            score: 0,
+        }));
+        let mut ui = Ui::default();
+        let mut press = |session: &mut Session<MemoryStore>, c: char| {
+            assert!(on_key(
+                session,
+                &mut ui,
+                KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)
+            ));
+            let view = View {
+                screen: session.screen(),
+                rules: session.rules(),
+                menu: session.menu(),
+                new_tile: ui.new_tile,
+                status: &ui.status,
+                advised: ui.advised,
+                autoplay: ui.autoplay,
+                help: ui.help,
+                colors: ColorMode::None,
+            };
+            render(&view, 100, 40).to_text()
+        };
+        // The board's nine lines (the marks of a new tile are on the first of each cell's three).
+        let board = |screen: &str| -> String {
+            screen
+                .lines()
+                .skip(2)
+                .take(9)
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let screen = press(&mut session, 't');
+        assert!(
+            screen.contains("\nScore 0   Best 0   Moves 0   New tiles off\n"),
+            "{screen}"
+        );
+        assert!(screen.contains("\nNew tiles off: moves place no tile until t again.\n"));
+        // Left: the slide alone, no new tile (and none marked).
+        let screen = press(&mut session, 'l');
+        assert_eq!(
+            board(&screen),
+            [
+                "                      ",
+                "  128    128     .    ",
+                "                      ",
+                "                      ",
+                "   32    256    128   ",
+                "                      ",
+                "                      ",
+                "   .      .      .    ",
+                "                      ",
+            ]
+            .join("\n"),
+            "{screen}"
+        );
+        assert!(
+            screen.contains("\nScore 128   Best 128   Moves 1   New tiles off\n"),
+            "{screen}"
+        );
+        // The help names the key; t again turns new tiles back on.
+        assert!(press(&mut session, '?').contains("\nt: new tiles off / on    Ctrl-C"));
+        let screen = press(&mut session, 't');
+        assert!(
+            screen.contains("\nScore 128   Best 128   Moves 1\n"),
+            "{screen}"
+        );
+        assert!(screen.contains("\nNew tiles on again.\n"), "{screen}");
+        let screen = press(&mut session, 'l');
+        assert!(
+            board(&screen).contains("new"),
+            "a new tile, marked: {screen}"
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@ mod golden;
 mod hostile;
 mod learned;
 mod library;
+mod mips;
 mod optimal;
 mod players;
 mod properties;

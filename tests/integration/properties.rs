@@ -122,7 +122,8 @@ fn has_hole(board: &Board, direction: Direction) -> bool {
 
 proptest! {
     /// The fuzz targets' properties on stable, so a regression fails CI without nightly: the
-    /// parsers, the save round trip and a whole session on arbitrary bytes.
+    /// parsers, the save round trip and whole sessions (the console's and the MIPS interface's)
+    /// on arbitrary bytes.
     #[test]
     fn arbitrary_bytes_never_panic_the_parsers_or_a_session(
         bytes in prop_oneof![
@@ -132,6 +133,16 @@ proptest! {
                 prop::sample::select(b"#|# 0248\n\nScore: -1lurdbsaqkn\r\x1b[A".to_vec()),
                 0..400,
             ),
+            // The MIPS interface's keys and start-state numbers, one a line.
+            prop::collection::vec(
+                prop::sample::select(
+                    ["1", "2", "X", "W", "A", "S", "D", "3", "4", "0", "256", "512", "w", ""]
+                        .map(|key| format!("{key}\n"))
+                        .to_vec(),
+                ),
+                0..200,
+            )
+            .prop_map(|lines| lines.concat().into_bytes()),
         ],
     ) {
         power11::fuzzing::parse(&bytes);

@@ -525,3 +525,26 @@ fn ctrl_z_suspends_and_fg_resumes() {
         "the game went on after fg"
     );
 }
+
+#[test]
+fn t_switches_new_tiles_off_and_moves_then_place_none() {
+    let run = Run::new();
+    // n: a new 3x3 game; t: new tiles off; four moves; s: save; q q: leave.
+    let screen = in_terminal(
+        &run,
+        "--variant mini --seed 1",
+        &[b"n", b"t", b"l", b"u", b"r", b"d", b"s", b"q", b"q"],
+    );
+    let saved = std::fs::read_to_string(run.path("power11.saved")).unwrap();
+    let states = parse_save(&saved).unwrap();
+    assert!(states.states().len() >= 3, "moves were made:\n{saved}");
+    // Merges keep the tiles' sum and only a new tile adds to it: the start's two 2s stay 4.
+    for state in states.states() {
+        let sum: u128 = state.board.values().concat().iter().sum();
+        assert_eq!(sum, 4, "no new tile:\n{saved}");
+    }
+    assert!(contains(
+        &screen,
+        b"New tiles off: moves place no tile until t again."
+    ));
+}
