@@ -934,7 +934,7 @@ mod tests {
             "{screen}"
         );
         // The help names the key; t again turns new tiles back on.
-        assert!(press(&mut session, '?').contains("\nt: new tiles off / on    Ctrl-C"));
+        assert!(press(&mut session, '?').contains("\nt: new tiles off / on    Ctrl-Z: suspend"));
         let screen = press(&mut session, 't');
         assert!(
             screen.contains("\nScore 128   Best 128   Moves 1\n"),
