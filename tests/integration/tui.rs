@@ -24,35 +24,18 @@ enum Step<'a> {
 /// [`in_terminal`] with a shell prefix (`stty rows 20 cols 80; NO_COLOR=1`) and steps that
 /// may resize the terminal.
 fn in_terminal_steps(run: &Run, prefix: &str, args: &str, steps: &[Step]) -> Vec<u8> {
-    use std::io::{Read, Write};
-    use std::sync::{Arc, Mutex};
+    use std::io::Write;
     use std::time::{Duration, Instant};
     let bin = assert_cmd::cargo::cargo_bin("power11");
     let command = format!(
         "{prefix} POWER11_DATA_DIR=data '{}' --tui {args}",
         bin.display()
     );
-    let mut child = std::process::Command::new("script")
+    let mut command_line = std::process::Command::new("script");
+    command_line
         .args(["-qec", &command, "/dev/null"])
-        .current_dir(run.dir.path())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("script (util-linux) runs the program in a pseudo-terminal");
-    let screen = Arc::new(Mutex::new(Vec::new()));
-    let mut stdout = child.stdout.take().unwrap();
-    let reader = {
-        let screen = Arc::clone(&screen);
-        std::thread::spawn(move || {
-            let mut buffer = [0u8; 4096];
-            while let Ok(n) = stdout.read(&mut buffer) {
-                if n == 0 {
-                    break;
-                }
-                screen.lock().unwrap().extend_from_slice(&buffer[..n]);
-            }
-        })
-    };
+        .current_dir(run.dir.path());
+    let (mut child, screen, reader) = in_pseudo_terminal(&mut command_line);
     let started = Instant::now();
     let deadline = Duration::from_secs(20);
     // Typed before the program is in raw mode, keys would go through the terminal's line
@@ -102,6 +85,38 @@ fn in_terminal_steps(run: &Run, prefix: &str, args: &str, steps: &[Step]) -> Vec
         }
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// Starts `command` (a `script` run) with its terminal's output collected on a thread: the
+/// child, the collected bytes, and the thread that ends when the terminal closes.
+fn in_pseudo_terminal(
+    command: &mut std::process::Command,
+) -> (
+    std::process::Child,
+    std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+    std::thread::JoinHandle<()>,
+) {
+    use std::io::Read;
+    let mut child = command
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("script (util-linux) runs the program in a pseudo-terminal");
+    let screen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = {
+        let screen = std::sync::Arc::clone(&screen);
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buffer) {
+                if n == 0 {
+                    break;
+                }
+                screen.lock().unwrap().extend_from_slice(&buffer[..n]);
+            }
+        })
+    };
+    (child, screen, reader)
 }
 
 /// What the screen shows after `marker` was last written: the text of the last frames.
@@ -437,34 +452,17 @@ fn every_board_size_fits_an_80x24_terminal() {
 #[cfg(target_os = "linux")]
 #[test]
 fn ctrl_z_suspends_and_fg_resumes() {
-    use std::io::{Read, Write};
-    use std::sync::{Arc, Mutex};
+    use std::io::Write;
     use std::time::{Duration, Instant};
     let run = Run::new();
     let bin = assert_cmd::cargo::cargo_bin("power11");
-    let mut child = std::process::Command::new("script")
+    let mut command = std::process::Command::new("script");
+    command
         .args(["-qec", "bash --norc --noprofile -i", "/dev/null"])
         .current_dir(run.dir.path())
         .env("PS1", "$ ")
-        .env("POWER11_DATA_DIR", run.path("data"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let screen = Arc::new(Mutex::new(Vec::new()));
-    let mut stdout = child.stdout.take().unwrap();
-    let reader = {
-        let screen = Arc::clone(&screen);
-        std::thread::spawn(move || {
-            let mut buffer = [0u8; 4096];
-            while let Ok(n) = stdout.read(&mut buffer) {
-                if n == 0 {
-                    break;
-                }
-                screen.lock().unwrap().extend_from_slice(&buffer[..n]);
-            }
-        })
-    };
+        .env("POWER11_DATA_DIR", run.path("data"));
+    let (mut child, screen, reader) = in_pseudo_terminal(&mut command);
     let mut stdin = child.stdin.take().unwrap();
     let started = Instant::now();
     let wait_for = |needle: &[u8], count: usize| {
