@@ -408,18 +408,8 @@ fn seeded_output_is_stable_across_versions() {
 
 #[test]
 fn closed_stdout_ends_quietly() {
-    let bin = assert_cmd::cargo::cargo_bin("power11");
-    let script = format!(
-        "yes l | (echo h; cat) | '{}' --seed 1 | head -3 >/dev/null; echo \"status=${{PIPESTATUS[2]}}\"",
-        bin.display()
-    );
-    let out = std::process::Command::new("bash")
-        .arg("-c")
-        .arg(script)
-        .output()
-        .unwrap();
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "status=0\n");
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let (status, stderr) = crate::common::run_into_closed_pipe("--seed 1", "h", "l");
+    assert_eq!((status.as_str(), stderr.as_str()), ("status=0\n", ""));
 }
 
 #[test]

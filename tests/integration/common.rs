@@ -162,3 +162,22 @@ pub(crate) fn power11(run: &Run, args: &[&str], stdin: &str) -> assert_cmd::Comm
         .timeout(std::time::Duration::from_secs(60));
     command
 }
+
+/// Runs `power11 args` on `first` then `repeated` for ever, its output read by `head -3` that
+/// then closes the pipe: the program's exit status and what it wrote on standard error.
+pub(crate) fn run_into_closed_pipe(args: &str, first: &str, repeated: &str) -> (String, String) {
+    let bin = assert_cmd::cargo::cargo_bin("power11");
+    let script = format!(
+        "yes {repeated} | (echo {first}; cat) | '{}' {args} | head -3 >/dev/null; echo \"status=${{PIPESTATUS[2]}}\"",
+        bin.display()
+    );
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

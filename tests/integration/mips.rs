@@ -552,18 +552,9 @@ fn odd_input_gets_the_programs_answers_never_a_panic() {
 fn a_closed_stdout_ends_quietly() {
     // `yes A`: once Left changes nothing, every line is an invalid move, for ever, until `head`
     // stops reading.
-    let bin = assert_cmd::cargo::cargo_bin("power11");
-    let script = format!(
-        "yes A | (echo 1; cat) | '{}' --interface mips --seed 1 | head -3 >/dev/null; echo \"status=${{PIPESTATUS[2]}}\"",
-        bin.display()
-    );
-    let out = std::process::Command::new("bash")
-        .arg("-c")
-        .arg(script)
-        .output()
-        .unwrap();
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "status=0\n");
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let (status, stderr) =
+        crate::common::run_into_closed_pipe("--interface mips --seed 1", "1", "A");
+    assert_eq!((status.as_str(), stderr.as_str()), ("status=0\n", ""));
 }
 
 #[test]
