@@ -204,14 +204,14 @@ pub enum CoherenceError {
 }
 
 /// The magic bytes a coherence file starts with.
-const COHERENCE_MAGIC: &[u8; 8] = b"P11COHER";
+pub const COHERENCE_MAGIC: &[u8; 8] = b"P11COHER";
 /// The coherence-file format this program writes and reads.
 const COHERENCE_FORMAT: u32 = 1;
 /// How many sums a coherence file is read or written in at a time.
 const SUMS_PER_CHUNK: usize = 1 << 16;
 
 /// The magic bytes a weight file starts with.
-const MAGIC: &[u8; 8] = b"P11NTUPL";
+pub const WEIGHTS_MAGIC: &[u8; 8] = b"P11NTUPL";
 /// The weight-file format this program writes and reads.
 const FORMAT: u32 = 1;
 /// The value type code for IEEE half-precision weights.
@@ -693,7 +693,7 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let tuples = self.set.tuples();
         let mut out = Vec::with_capacity(64 + 2 * self.weights.len());
-        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(WEIGHTS_MAGIC);
         out.extend_from_slice(&FORMAT.to_le_bytes());
         let name = self.set.name().as_bytes();
         out.push(name.len() as u8);
@@ -734,10 +734,10 @@ impl Network {
     /// format, checksum, a known tuple set with its exact cells, stages, value type, the weight
     /// count, every value finite) before a network is made, so a bad file is never half-used.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        if !bytes.starts_with(MAGIC) {
+        if !bytes.starts_with(WEIGHTS_MAGIC) {
             return Err(NetworkError::NotWeights);
         }
-        let mut reader = Reader(&bytes[MAGIC.len()..]);
+        let mut reader = Reader(&bytes[WEIGHTS_MAGIC.len()..]);
         let format = reader.u32().ok_or(NetworkError::Checksum)?;
         if format != FORMAT {
             return Err(NetworkError::Version(format));
@@ -745,10 +745,11 @@ impl Network {
         let Some((body, sum)) = bytes.split_last_chunk::<4>() else {
             return Err(NetworkError::Checksum);
         };
-        if body.len() < MAGIC.len() + 4 || crc32fast::hash(body) != u32::from_le_bytes(*sum) {
+        if body.len() < WEIGHTS_MAGIC.len() + 4 || crc32fast::hash(body) != u32::from_le_bytes(*sum)
+        {
             return Err(NetworkError::Checksum);
         }
-        let mut reader = Reader(&body[MAGIC.len() + 4..]);
+        let mut reader = Reader(&body[WEIGHTS_MAGIC.len() + 4..]);
         let header = |what: &str| NetworkError::Header(what.to_string());
         let name_len = reader.u8().ok_or_else(|| header("cut in the tuple set"))?;
         let name = reader
@@ -1297,7 +1298,7 @@ mod tests {
         );
         // A file whose header is consistent with its checksum but names other cells.
         let mut other = bytes[..bytes.len() - 4].to_vec();
-        let cells_at = MAGIC.len() + 4 + 1 + 3 + 1 + 1;
+        let cells_at = WEIGHTS_MAGIC.len() + 4 + 1 + 3 + 1 + 1;
         other[cells_at] = 15;
         let sum = crc32fast::hash(&other);
         other.extend_from_slice(&sum.to_le_bytes());
