@@ -11,7 +11,7 @@ mod player;
 mod solve;
 mod train;
 
-use crate::files::save::resolve_links;
+use crate::files::save::link_target;
 use args::{Cli, Command, Interface};
 use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches};
@@ -141,7 +141,7 @@ fn check_out_directory(out: &Path) -> anyhow::Result<()> {
         );
         return Err(UsageError(message).into());
     }
-    let target = resolve_links(out).unwrap_or_else(|_| out.to_path_buf());
+    let target = link_target(out);
     let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) else {
         return Ok(());
     };

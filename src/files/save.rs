@@ -346,6 +346,13 @@ fn check_link(_link: &Path, _meta: &std::fs::Metadata) -> io::Result<()> {
     Ok(())
 }
 
+/// The file `path` names once its links are followed ([`resolve_links`]), or `path` itself
+/// where they cannot be (a refused link, a loop, an unreadable link): the file whose directory
+/// is checked, and beside which related files are kept.
+pub(crate) fn link_target(path: &Path) -> PathBuf {
+    resolve_links(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
 /// The directory that holds `path` (`.` for a bare file name).
 pub(crate) fn directory_of(path: &Path) -> &Path {
     match path.parent() {

@@ -3,7 +3,7 @@
 //! killed mid-write leaves the previous one whole) and read only when whole and matching (see
 //! [`Network::from_bytes`]).
 
-use crate::files::save::{FileError, resolve_links, write_atomic, write_atomic_with};
+use crate::files::save::{FileError, link_target, write_atomic, write_atomic_with};
 use crate::learning::ntuple::{CoherenceError, Network, NetworkError};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -117,7 +117,7 @@ pub fn write_weights(path: &Path, network: &Network) -> Result<(), FileError> {
 /// Where the coherence sums of the network in `weights` are kept while it trains: beside the
 /// file (the one a link names), its name and `.coherence`. Playing never reads it.
 pub fn coherence_path(weights: &Path) -> PathBuf {
-    let target = resolve_links(weights).unwrap_or_else(|_| weights.to_path_buf());
+    let target = link_target(weights);
     let mut name = target.file_name().unwrap_or_default().to_os_string();
     name.push(".coherence");
     target.with_file_name(name)
