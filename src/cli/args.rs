@@ -6,6 +6,7 @@ use crate::model::named::Named;
 use crate::model::rules::{Rules, Scoring, Spawn, Variant};
 use crate::model::size::Size;
 use crate::players::{MAX_BUDGET_MS, MAX_FIXED_DEPTH, PlayerKind, Stages, TupleSet};
+use crate::train::{MAX_INITIAL_VALUE, MIN_RATE};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{ArgGroup, Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -264,9 +265,6 @@ fn parse_tile(text: &str) -> Result<u8, String> {
     }
 }
 
-/// The stage split of new networks: separate weights once a 16384 and once a 32768 is made.
-pub(super) const DEFAULT_STAGES: &[u8] = &[14, 15];
-
 fn parse_minutes(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(m) if (0.0001..=525_600.0).contains(&m) => Ok(m),
@@ -283,10 +281,6 @@ fn parse_lambda(text: &str) -> Result<f32, String> {
     }
 }
 
-/// The smallest learning rate: smaller ones learn nothing in any budget (and past the `f32`
-/// range they would be 0).
-const MIN_RATE: f32 = 1e-6;
-
 fn parse_rate(text: &str) -> Result<f32, String> {
     match text.parse::<f32>() {
         Ok(a) if (MIN_RATE..=0.25).contains(&a) => Ok(a),
@@ -295,10 +289,6 @@ fn parse_rate(text: &str) -> Result<f32, String> {
         )),
     }
 }
-
-/// The most a new network may value every board at (`--optimistic`): far above any score a
-/// game makes, and each of a 4x6 network's 32 weights stays well inside the f16 range.
-const MAX_INITIAL_VALUE: f32 = 1_000_000.0;
 
 fn parse_initial_value(text: &str) -> Result<f32, String> {
     match text.parse::<f32>() {

@@ -1,7 +1,7 @@
 //! `power11 train`: the checks before a run (the output file, its lock, the coherence file),
 //! the run, and its report in words.
 
-use super::args::{DEFAULT_STAGES, TrainArgs};
+use super::args::TrainArgs;
 use super::{UsageError, check_out_directory};
 use crate::files::best::data_dir;
 use crate::files::save::{directory_of, resolve_links, without_temporary_path};
@@ -13,19 +13,13 @@ use crate::model::named::Named;
 use crate::model::random::os_seed;
 use crate::players::{Network, Stages, TupleSet};
 use crate::train::{self, Budget, Schedule, TrainConfig};
+use crate::train::{COHERENCE_RATE, DEFAULT_STAGES, START_POSITIONS};
 use anyhow::Context;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-
-/// The learning rate under temporal coherence: a whole step (each update moves a 4x6 network's
-/// value by its whole error, times the weights' coherence), Jaśkowski's α = 1.
-const COHERENCE_RATE: f32 = 0.25;
-
-/// How many start positions late-stage training (`--start-at`) collects.
-const START_POSITIONS: usize = 1000;
 
 /// Whether training may write `out`, checked before it starts (a run that could not keep its
 /// work would waste it): a new file in a directory that takes files, or an existing weight

@@ -22,6 +22,24 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
+/// The stage split of new networks: separate weights once a 16384 and once a 32768 is made.
+pub const DEFAULT_STAGES: &[u8] = &[14, 15];
+
+/// The smallest learning rate: smaller ones learn nothing in any budget (and past the `f32`
+/// range they would be 0).
+pub const MIN_RATE: f32 = 1e-6;
+
+/// The most a new network may value every board at (`--optimistic`): far above any score a
+/// game makes, and each of a 4x6 network's 32 weights stays well inside the f16 range.
+pub const MAX_INITIAL_VALUE: f32 = 1_000_000.0;
+
+/// The learning rate under temporal coherence: a whole step (each update moves a 4x6 network's
+/// value by its whole error, times the weights' coherence), Jaśkowski's α = 1.
+pub const COHERENCE_RATE: f32 = 0.25;
+
+/// How many start positions late-stage training (`--start-at`) collects.
+pub const START_POSITIONS: usize = 1000;
+
 /// How long a run trains.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Budget {
