@@ -14,9 +14,18 @@
 //! ([`Stages`]). A stage's weights start as a copy of the stage below when a training game first
 //! reaches it (weight promotion), and a stage never trained evaluates with the one below.
 
+mod format;
+mod memory;
+mod symmetry;
+
+use format::{COHERENCE_FORMAT, FORMAT};
+pub use format::{COHERENCE_MAGIC, WEIGHTS_MAGIC};
+use memory::{prefetch, zeroed};
+pub use symmetry::{max_exponent, symmetries};
+
 use crate::model::named::Named;
 use std::fmt::Write as _;
-use std::io::{self, Read, Write};
+use std::io;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
 use thiserror::Error;
@@ -203,79 +212,10 @@ pub enum CoherenceError {
     Io(#[from] io::Error),
 }
 
-/// The magic bytes a coherence file starts with.
-pub const COHERENCE_MAGIC: &[u8; 8] = b"P11COHER";
-/// The coherence-file format this program writes and reads.
-const COHERENCE_FORMAT: u32 = 1;
-/// How many sums a coherence file is read or written in at a time.
-const SUMS_PER_CHUNK: usize = 1 << 16;
-
-/// The magic bytes a weight file starts with.
-pub const WEIGHTS_MAGIC: &[u8; 8] = b"P11NTUPL";
-/// The weight-file format this program writes and reads.
-const FORMAT: u32 = 1;
-/// The value type code for IEEE half-precision weights.
-const VALUE_F16: u8 = 1;
-/// The largest finite f16: weights are clamped to it when written.
-const F16_MAX: f32 = 65504.0;
-
 /// A stage's state while training: no weights yet, being copied from the stage below, ready.
 const EMPTY: u8 = 0;
 const COPYING: u8 = 1;
 const READY: u8 = 2;
-
-/// The 8 symmetric images of a 4x4 board (bit layout of [`crate::Board4`]): the identity, the
-/// mirror images and rotations.
-#[inline]
-pub fn symmetries(board: u64) -> [u64; 8] {
-    let t = transpose(board);
-    let v = flip_rows(board);
-    let vt = flip_rows(t);
-    [
-        board,
-        mirror(board),
-        v,
-        mirror(v),
-        t,
-        mirror(t),
-        vt,
-        mirror(vt),
-    ]
-}
-
-/// Columns swapped left to right.
-#[inline]
-fn mirror(b: u64) -> u64 {
-    ((b & 0x000F_000F_000F_000F) << 12)
-        | ((b & 0x00F0_00F0_00F0_00F0) << 4)
-        | ((b & 0x0F00_0F00_0F00_0F00) >> 4)
-        | ((b & 0xF000_F000_F000_F000) >> 12)
-}
-
-/// Rows swapped top to bottom.
-#[inline]
-fn flip_rows(b: u64) -> u64 {
-    (b << 48)
-        | ((b << 16) & 0x0000_FFFF_0000_0000)
-        | ((b >> 16) & 0x0000_0000_FFFF_0000)
-        | (b >> 48)
-}
-
-/// Rows and columns exchanged.
-#[inline]
-fn transpose(b: u64) -> u64 {
-    use crate::model::packed::Bits;
-    b.transpose(4)
-}
-
-/// The largest exponent on a 4x4 board.
-#[inline]
-pub fn max_exponent(board: u64) -> u8 {
-    (0..16)
-        .map(|i| ((board >> (4 * i)) & 0xF) as u8)
-        .max()
-        .unwrap_or(0)
-}
 
 /// The learned evaluation: weights for each stage and tuple.
 pub struct Network {
@@ -608,56 +548,6 @@ impl Network {
         features.iter().map(|&i| self.weight(i as usize)).sum()
     }
 
-    /// Writes the coherence sums (nothing, if training does not track them) for the weight file
-    /// whose checksum is `weights_checksum`: magic `P11COHER`, a format version, that checksum,
-    /// the number of weights, each weight's two sums (its `u64`, little-endian) and a CRC-32 of
-    /// everything before it. Streamed, so that 1.6 GB of sums are never copied in memory.
-    pub fn write_coherence(&self, weights_checksum: u32, out: &mut dyn Write) -> io::Result<()> {
-        let Some(sums) = &self.coherence else {
-            return Ok(());
-        };
-        let mut hasher = crc32fast::Hasher::new();
-        let mut put = |bytes: &[u8]| {
-            hasher.update(bytes);
-            out.write_all(bytes)
-        };
-        put(COHERENCE_MAGIC)?;
-        put(&COHERENCE_FORMAT.to_le_bytes())?;
-        put(&weights_checksum.to_le_bytes())?;
-        put(&(sums.len() as u64).to_le_bytes())?;
-        let mut chunk = Vec::with_capacity(8 * SUMS_PER_CHUNK);
-        for part in sums.chunks(SUMS_PER_CHUNK) {
-            chunk.clear();
-            for pair in part {
-                chunk.extend_from_slice(&pair.load(Ordering::Relaxed).to_le_bytes());
-            }
-            put(&chunk)?;
-        }
-        let sum = hasher.finalize();
-        out.write_all(&sum.to_le_bytes())
-    }
-
-    /// Reads the coherence sums [`Network::write_coherence`] wrote, into a network that tracks
-    /// coherence and was read from the weight file whose checksum is `weights_checksum`. The
-    /// whole input is checked (magic, format, that checksum, the size, the CRC-32, nothing
-    /// after it); on any failure the sums are all zero again, never half-read.
-    pub fn read_coherence(
-        &mut self,
-        weights_checksum: u32,
-        input: &mut dyn Read,
-    ) -> Result<(), CoherenceError> {
-        let Some(sums) = &self.coherence else {
-            return Err(CoherenceError::NotTracked);
-        };
-        let read = read_sums(sums, weights_checksum, input);
-        if read.is_err() {
-            for pair in sums.as_ref() {
-                pair.store(0, Ordering::Relaxed);
-            }
-        }
-        read
-    }
-
     /// The first weight that is not a finite number, if any: a learning rate too high makes
     /// values overshoot and grow without bound, and such weights must not replace a good file.
     pub fn first_non_finite(&self) -> Option<usize> {
@@ -685,282 +575,6 @@ impl Network {
             self.weights[stage * per_stage + i].store(w, Ordering::Relaxed);
         }
         self.state[stage].store(READY, Ordering::Release);
-    }
-
-    /// The weight file: header, f16 weights, CRC-32. Weights beyond the f16 range are clamped
-    /// to it (they never get near it in practice). A stage never reached is written as zeros
-    /// and read back as "not trained".
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let tuples = self.set.tuples();
-        let mut out = Vec::with_capacity(64 + 2 * self.weights.len());
-        out.extend_from_slice(WEIGHTS_MAGIC);
-        out.extend_from_slice(&FORMAT.to_le_bytes());
-        let name = self.set.name().as_bytes();
-        out.push(name.len() as u8);
-        out.extend_from_slice(name);
-        out.push(tuples.len() as u8);
-        for tuple in tuples {
-            out.push(tuple.len() as u8);
-            out.extend_from_slice(tuple);
-        }
-        out.push(self.stages.thresholds.len() as u8);
-        out.extend_from_slice(&self.stages.thresholds);
-        out.push(VALUE_F16);
-        let training = self.training();
-        out.extend_from_slice(&training.games.to_le_bytes());
-        out.extend_from_slice(&training.moves.to_le_bytes());
-        out.extend_from_slice(&training.seconds.to_le_bytes());
-        out.extend_from_slice(&(self.weights.len() as u64).to_le_bytes());
-        let per_stage = self.set.weights_per_stage();
-        for (stage, weights) in self.weights.chunks(per_stage).enumerate() {
-            // Read once a stage: a promotion that finishes while the file is written must not
-            // leave the stage's first weights as zeros and the rest as values.
-            let ready = self.state[stage].load(Ordering::Acquire) == READY;
-            for w in weights {
-                let value = if ready {
-                    f32::from_bits(w.load(Ordering::Relaxed)).clamp(-F16_MAX, F16_MAX)
-                } else {
-                    0.0
-                };
-                out.extend_from_slice(&half::f16::from_f32(value).to_le_bytes());
-            }
-        }
-        let sum = crc32fast::hash(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
-        out
-    }
-
-    /// Reads a weight file written by [`Network::to_bytes`]: the whole file is checked (magic,
-    /// format, checksum, a known tuple set with its exact cells, stages, value type, the weight
-    /// count, every value finite) before a network is made, so a bad file is never half-used.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        if !bytes.starts_with(WEIGHTS_MAGIC) {
-            return Err(NetworkError::NotWeights);
-        }
-        let mut reader = Reader(&bytes[WEIGHTS_MAGIC.len()..]);
-        let format = reader.u32().ok_or(NetworkError::Checksum)?;
-        if format != FORMAT {
-            return Err(NetworkError::Version(format));
-        }
-        let Some((body, sum)) = bytes.split_last_chunk::<4>() else {
-            return Err(NetworkError::Checksum);
-        };
-        if body.len() < WEIGHTS_MAGIC.len() + 4 || crc32fast::hash(body) != u32::from_le_bytes(*sum)
-        {
-            return Err(NetworkError::Checksum);
-        }
-        let mut reader = Reader(&body[WEIGHTS_MAGIC.len() + 4..]);
-        let header = |what: &str| NetworkError::Header(what.to_string());
-        let name_len = reader.u8().ok_or_else(|| header("cut in the tuple set"))?;
-        let name = reader
-            .take(usize::from(name_len))
-            .and_then(|b| std::str::from_utf8(b).ok())
-            .ok_or_else(|| header("cut in the tuple set"))?;
-        let set = TupleSet::from_name(name)
-            .ok_or_else(|| NetworkError::Header(format!("unknown tuple set '{name}'")))?;
-        let count = reader.u8().ok_or_else(|| header("cut in the tuples"))?;
-        let mut tuples = Vec::new();
-        for _ in 0..count {
-            let len = reader.u8().ok_or_else(|| header("cut in the tuples"))?;
-            let cells = reader
-                .take(usize::from(len))
-                .ok_or_else(|| header("cut in the tuples"))?;
-            tuples.push(cells.to_vec());
-        }
-        if tuples
-            .iter()
-            .map(Vec::as_slice)
-            .ne(set.tuples().iter().copied())
-        {
-            return Err(NetworkError::Header(format!(
-                "its tuples are not those of the tuple set '{name}'"
-            )));
-        }
-        let splits = reader.u8().ok_or_else(|| header("cut in the stages"))?;
-        let thresholds = reader
-            .take(usize::from(splits))
-            .ok_or_else(|| header("cut in the stages"))?;
-        let stages =
-            Stages::split_at(thresholds).map_err(|e| NetworkError::Header(e.to_string()))?;
-        match reader.u8() {
-            Some(VALUE_F16) => {}
-            Some(other) => {
-                return Err(NetworkError::Header(format!("unknown value type {other}")));
-            }
-            None => return Err(header("cut before the value type")),
-        }
-        let games = reader.u64().ok_or_else(|| header("cut in the counters"))?;
-        let moves = reader.u64().ok_or_else(|| header("cut in the counters"))?;
-        let seconds = reader
-            .u64()
-            .map(f64::from_bits)
-            .ok_or_else(|| header("cut in the counters"))?;
-        let stored = reader.u64().ok_or_else(|| header("cut in the counters"))?;
-        // Checked before a network is allocated (up to a GiB).
-        let expected = set.weights_per_stage() * stages.count();
-        if stored != expected as u64 || reader.0.len() != 2 * expected {
-            return Err(NetworkError::Header(format!(
-                "it holds {stored} weights in {} bytes; this tuple set and these stages have {expected}",
-                reader.0.len(),
-            )));
-        }
-        // A year of training is far more than anyone runs; more is a damaged counter.
-        if !seconds.is_finite() || !(0.0..=1e10).contains(&seconds) || moves < games {
-            return Err(header("its training counters are not possible"));
-        }
-        let mut network = Network::new(set, stages);
-        let per_stage = set.weights_per_stage();
-        let mut nonzero = vec![false; network.stages.count()];
-        for (i, pair) in reader.0.chunks_exact(2).enumerate() {
-            let value = half::f16::from_le_bytes([pair[0], pair[1]]).to_f32();
-            if !value.is_finite() {
-                return Err(NetworkError::Weight(i));
-            }
-            nonzero[i / per_stage] |= value != 0.0;
-            network.weights[i].store(value.to_bits(), Ordering::Relaxed);
-        }
-        for (stage, trained) in nonzero.into_iter().enumerate().skip(1) {
-            if trained {
-                network.state[stage].store(READY, Ordering::Relaxed);
-            }
-        }
-        network.training = Mutex::new(Training {
-            games,
-            moves,
-            seconds,
-        });
-        network.checksum = Some(u32::from_le_bytes(*sum));
-        Ok(network)
-    }
-}
-
-/// The body of [`Network::read_coherence`]: fills `sums` from `input` as it checks it.
-fn read_sums(
-    sums: &[AtomicU64],
-    weights_checksum: u32,
-    input: &mut dyn Read,
-) -> Result<(), CoherenceError> {
-    let mut hasher = crc32fast::Hasher::new();
-    let mut take = |buffer: &mut [u8]| -> Result<(), CoherenceError> {
-        input.read_exact(buffer).map_err(|e| match e.kind() {
-            io::ErrorKind::UnexpectedEof => CoherenceError::Checksum,
-            _ => CoherenceError::Io(e),
-        })?;
-        hasher.update(buffer);
-        Ok(())
-    };
-    let mut header = [0u8; 24];
-    take(&mut header).map_err(|e| match e {
-        CoherenceError::Checksum => CoherenceError::NotCoherence,
-        other => other,
-    })?;
-    if !header.starts_with(COHERENCE_MAGIC) {
-        return Err(CoherenceError::NotCoherence);
-    }
-    let word = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().expect("4 bytes"));
-    let format = word(8);
-    if format != COHERENCE_FORMAT {
-        return Err(CoherenceError::Version(format));
-    }
-    let written_for = word(12);
-    if written_for != weights_checksum {
-        return Err(CoherenceError::OtherWeights(written_for, weights_checksum));
-    }
-    let count = u64::from_le_bytes(header[16..24].try_into().expect("8 bytes"));
-    if count != sums.len() as u64 {
-        return Err(CoherenceError::Size(count, sums.len()));
-    }
-    let mut chunk = vec![0u8; 8 * SUMS_PER_CHUNK];
-    for part in sums.chunks(SUMS_PER_CHUNK) {
-        let bytes = &mut chunk[..8 * part.len()];
-        take(bytes)?;
-        for (pair, value) in part.iter().zip(bytes.chunks_exact(8)) {
-            pair.store(
-                u64::from_le_bytes(value.try_into().expect("8 bytes")),
-                Ordering::Relaxed,
-            );
-        }
-    }
-    let expected = hasher.finalize();
-    let mut sum = [0u8; 4];
-    input.read_exact(&mut sum).map_err(|e| match e.kind() {
-        io::ErrorKind::UnexpectedEof => CoherenceError::Checksum,
-        _ => CoherenceError::Io(e),
-    })?;
-    let mut after = [0u8; 1];
-    if u32::from_le_bytes(sum) != expected || input.read(&mut after)? != 0 {
-        return Err(CoherenceError::Checksum);
-    }
-    Ok(())
-}
-
-/// `count` zeros (weights, or coherence sums: an atomic type's `Default`), in memory backed by
-/// huge pages where the system offers them: a network is read at random all over hundreds of
-/// MiB, and with 4 KiB pages nearly every read also misses the TLB.
-fn zeroed<T: Default>(count: usize) -> Box<[T]> {
-    let mut cells: Vec<T> = Vec::with_capacity(count);
-    // Asked before the first write, so that the pages are huge from the start.
-    advise_huge_pages(cells.as_mut_ptr().cast(), count * size_of::<T>());
-    cells.extend((0..count).map(|_| T::default()));
-    cells.into_boxed_slice()
-}
-
-/// Asks Linux to back the whole pages of `len` bytes at `start` with huge pages (transparent
-/// huge pages in `madvise` mode, the common default). A hint: if it is refused, nothing changes
-/// but speed.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(start: *mut u8, len: usize) {
-    const PAGE: usize = 4096;
-    let first = (start as usize).next_multiple_of(PAGE);
-    let end = (start as usize + len) / PAGE * PAGE;
-    if end > first {
-        // SAFETY: the range lies within one allocation this function's caller owns, and
-        // MADV_HUGEPAGE only changes how its pages are backed, never their contents.
-        unsafe {
-            libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
-        }
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_: *mut u8, _: usize) {}
-
-/// A hint to bring the cache line of `address` into the cache.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn prefetch(address: *const u32) {
-    use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-    // SAFETY: SSE is part of every x86_64 CPU, and a prefetch reads nothing the program sees:
-    // it only warms the cache (an address outside the process is ignored, not faulted).
-    unsafe { _mm_prefetch::<_MM_HINT_T0>(address.cast()) }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline]
-fn prefetch(_: *const u32) {}
-
-/// Little-endian reads off the front of a byte slice.
-struct Reader<'a>(&'a [u8]);
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        if self.0.len() < n {
-            return None;
-        }
-        let (head, rest) = self.0.split_at(n);
-        self.0 = rest;
-        Some(head)
-    }
-    fn u8(&mut self) -> Option<u8> {
-        self.take(1).map(|b| b[0])
-    }
-    fn u32(&mut self) -> Option<u32> {
-        self.take(4)
-            .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
-    }
-    fn u64(&mut self) -> Option<u64> {
-        self.take(8)
-            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
     }
 }
 
