@@ -2,11 +2,11 @@
 //! arbitrary bytes, written once so both exercise the same entry points. Each function panics
 //! if and only if its property fails; that panic is what a fuzzer reports.
 
-use crate::ai::{AnyPlayer, RandomPlayer};
-use crate::console::Console;
-use crate::mips::Mips;
-use crate::random::seeded;
-use crate::rules::Rules;
+use crate::frontends::console::Console;
+use crate::frontends::mips::Mips;
+use crate::model::random::seeded;
+use crate::model::rules::Rules;
+use crate::players::{AnyPlayer, RandomPlayer};
 use crate::session::{MemoryStore, MenuStyle, Session, Settings};
 use crate::text::{lines_of, parse_board_file, parse_save, render_save};
 

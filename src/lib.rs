@@ -24,70 +24,57 @@
 //! assert!(game.score() != 0);
 //! ```
 
-// Floor 1: values with no dependencies.
-mod direction;
-mod line;
-mod named;
-pub mod random;
-mod size;
-// Floor 2: boards.
-mod board;
-mod grid;
-mod packed;
-// Floor 3: rules and games.
-mod game;
-mod rules;
-// Floor 4: computer players and headless games.
-pub mod ai;
-mod playout;
-// Floor 5: the session state machine.
+// The core library, bottom up: the model, then learning, players, the session, the text format.
+pub mod learning;
+mod model;
+pub mod players;
 pub mod session;
-// Floor 6: the text format.
 pub mod text;
-// Floors 7-9: the program (front ends, files, bench, command line).
-#[cfg(feature = "cli")]
-pub mod autoplay;
+// The program (feature `cli`): files, front ends, bench, training, the command line.
 #[cfg(feature = "cli")]
 pub mod bench;
 #[cfg(feature = "cli")]
-pub mod best;
-#[cfg(feature = "cli")]
 mod cli;
 #[cfg(feature = "cli")]
-pub mod console;
+pub mod files;
+#[cfg(feature = "cli")]
+pub mod frontends;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod fuzzing;
 #[cfg(feature = "cli")]
-pub mod mips;
-#[cfg(feature = "cli")]
-pub mod save;
-#[cfg(feature = "cli")]
-pub mod store;
-#[cfg(feature = "cli")]
-pub mod tables;
-#[cfg(feature = "cli")]
 pub mod train;
-#[cfg(feature = "cli")]
-pub mod tui;
-#[cfg(feature = "cli")]
-pub mod weights;
 
-pub use board::{Board, BoardError, exponent_of, tile_value};
+/// Computer players and the learned network, at the paths of earlier versions
+/// (`power11::ai::Expectimax`, `power11::ai::ntuple`, `power11::ai::td`): [`players`] and
+/// [`learning`].
+pub mod ai {
+    pub use crate::learning::{ntuple, td};
+    pub use crate::players::*;
+}
+#[cfg(feature = "cli")]
+pub use files::solutions as tables;
+#[cfg(feature = "cli")]
+pub use files::{best, save, store, weights};
+#[cfg(feature = "cli")]
+pub use frontends::{autoplay, console, mips, tui};
+pub use model::random;
+
 #[cfg(feature = "cli")]
 pub use cli::main;
-pub use direction::Direction;
-pub use game::{Game, MixedSizes, Snapshot, Status, Timeline};
-pub use grid::{Grid, OnGrid};
-pub use line::{MAX_TILE_EXPONENT, slide_line, tile_points};
-pub use named::Named;
-pub use packed::{
+pub use model::board::{Board, BoardError, exponent_of, tile_value};
+pub use model::direction::Direction;
+pub use model::game::{Game, MixedSizes, Snapshot, Status, Timeline};
+pub use model::grid::{Grid, OnGrid};
+pub use model::line::{MAX_TILE_EXPONENT, slide_line, tile_points};
+pub use model::named::Named;
+pub use model::packed::{
     Bits, Board3, Board4, Board5, Layout, MAX_PACKED_EXPONENT, PACKED_SIZES, PackedBoard, Packing,
     on_fastest, warm_up,
 };
-pub use playout::{GameRecord, default_attempt_limit, play_game};
-pub use rules::{
+pub use model::rules::{
     FOUR_CHANCE, NewTile, Rules, RulesError, Score, Scoring, Spawn, SpawnSite, Start, Turn,
     Variant, edge_cell, spawn_random,
 };
-pub use size::{Size, SizeError};
+pub use model::size::{Size, SizeError};
+pub use players::playout::{GameRecord, default_attempt_limit, play_game};

@@ -7,12 +7,12 @@
 //! here once. The session never prints and never touches a file: saves and best scores go
 //! through a [`Store`], which the program backs with files and tests with memory.
 
-use crate::ai::{Advice, AnyPlayer, Expectimax, SearchConfig, Solution, choose_on_board};
-use crate::direction::Direction;
-use crate::game::{Game, Status, Timeline};
-use crate::random::GameRng;
-use crate::rules::{Rules, Score, Turn};
-use crate::size::Size;
+use crate::model::direction::Direction;
+use crate::model::game::{Game, Status, Timeline};
+use crate::model::random::GameRng;
+use crate::model::rules::{Rules, Score, Turn};
+use crate::model::size::Size;
+use crate::players::{Advice, AnyPlayer, Expectimax, SearchConfig, Solution, choose_on_board};
 use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::fmt::Display;
@@ -426,10 +426,10 @@ impl<S: Store> Session<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::RandomPlayer;
-    use crate::board::Board;
-    use crate::game::Snapshot;
-    use crate::random::seeded;
+    use crate::model::board::Board;
+    use crate::model::game::Snapshot;
+    use crate::model::random::seeded;
+    use crate::players::RandomPlayer;
 
     fn session(rules: Rules, menu: MenuStyle) -> Session<MemoryStore> {
         Session::new(

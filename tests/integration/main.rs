@@ -6,6 +6,7 @@ mod cli;
 mod common;
 mod compat;
 mod docs;
+mod floors;
 mod golden;
 mod hostile;
 mod learned;

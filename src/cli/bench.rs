@@ -1,0 +1,106 @@
+//! `power11 bench` and `power11 bench merge`: headless runs and the sum of their reports.
+
+use super::args::{BenchArgs, BenchCommand, MergeArgs};
+use super::player::player_for;
+use super::{StandardOutput, UsageError};
+use crate::bench::{self, BenchConfig};
+use crate::model::named::Named;
+use crate::model::random::os_seed;
+use crate::players::playout::default_attempt_limit;
+use anyhow::Context;
+use std::io::{self, IsTerminal, Write};
+use std::time::Duration;
+
+pub(super) fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
+    if let Some(BenchCommand::Merge(merge)) = &args.command {
+        return run_merge(merge);
+    }
+    let kind = args.player.context("bench needs --player")?;
+    let rules = args.rules.rules()?;
+    if args.first_game.checked_add(args.games).is_none() {
+        let message = format!(
+            "--first-game {} plus --games {} is past the last game",
+            args.first_game, args.games
+        );
+        return Err(UsageError(message).into());
+    }
+    let jobs = match args.jobs {
+        Some(j) => j as usize,
+        None => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+    };
+    let (player, network) = player_for(
+        kind,
+        args.depth,
+        args.ms_per_move,
+        &rules,
+        args.weights.as_deref(),
+        false,
+    )?;
+    let config = BenchConfig {
+        rules,
+        player,
+        depth: args.depth,
+        network: network.map(|n| n.fingerprint()),
+        time_budget_ms: args.ms_per_move,
+        first_game: args.first_game,
+        games: args.games,
+        jobs,
+        seed: args.seed.unwrap_or_else(os_seed),
+        max_attempts: args
+            .max_moves
+            .unwrap_or_else(|| default_attempt_limit(&rules)),
+    };
+    let bar = io::stderr().is_terminal().then(|| {
+        let label = format!("{} on {}", kind.name(), rules.variant().name());
+        // One game shows a spinner; more show a bar. Both tick from the start, so the clock
+        // runs before the first (possibly long) game ends.
+        let (bar, template) = if args.games == 1 {
+            (
+                indicatif::ProgressBar::new_spinner(),
+                "{spinner} {msg} [{elapsed_precise}] playing one game",
+            )
+        } else {
+            (
+                indicatif::ProgressBar::new(args.games),
+                "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} games, ETA {eta}",
+            )
+        };
+        bar.set_style(indicatif::ProgressStyle::with_template(template).expect("a valid template"));
+        bar.set_message(label);
+        bar.enable_steady_tick(Duration::from_millis(200));
+        bar
+    });
+    let tick = || {
+        if let Some(bar) = &bar {
+            bar.inc(1);
+        }
+    };
+    let report = bench::run(&config, &tick).context("cannot start the worker threads")?;
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    print_report(&report, args.json)
+}
+
+/// Merges bench reports; a file that cannot be merged is a usage error (exit 2).
+fn run_merge(args: &MergeArgs) -> anyhow::Result<()> {
+    let mut reports = Vec::with_capacity(args.reports.len());
+    for path in &args.reports {
+        let report = bench::read_report(path).map_err(|e| UsageError(e.to_string()))?;
+        reports.push((path.clone(), report));
+    }
+    let merged = bench::merge(&reports).map_err(|e| UsageError(e.to_string()))?;
+    print_report(&merged, args.json)
+}
+
+fn print_report(report: &bench::BenchReport, json: bool) -> anyhow::Result<()> {
+    let text = if json {
+        format!("{}\n", serde_json::to_string(report)?)
+    } else {
+        report.to_text()
+    };
+    let mut out = StandardOutput::lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,125 @@
+//! `power11 completions` and `power11 man`: generated from the clap definition, so they
+//! cannot drift from the flags.
+
+use super::UsageError;
+use super::args::Cli;
+use anyhow::Context;
+use clap::{CommandFactory, ValueEnum};
+use clap_complete::Shell;
+use std::io::{self, Write};
+
+/// `power11 completions SHELL`: the completion script of every command and flag, for a shell
+/// named as `clap_complete` names it (any case). An unknown name is a one-line usage error.
+pub(super) fn print_completions(name: &str) -> anyhow::Result<()> {
+    let shell = Shell::value_variants()
+        .iter()
+        .copied()
+        .find(|shell| {
+            shell
+                .to_possible_value()
+                .is_some_and(|value| value.matches(name, true))
+        })
+        .ok_or_else(|| {
+            UsageError(format!(
+                "unknown shell '{}': completions are for bash, elvish, fish, powershell and zsh",
+                name.escape_debug()
+            ))
+        })?;
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "power11", &mut script);
+    write_stdout(&script)
+}
+
+/// `power11 man [COMMAND...]`: the manual page of power11, or of one of its commands
+/// (`power11-bench(1)`, `power11-bench-merge(1)`, ...), the pages power11's own page lists.
+pub(super) fn print_man_page(path: &[String]) -> anyhow::Result<()> {
+    let mut command = Cli::command().disable_help_subcommand(true);
+    command.build();
+    for name in path {
+        let parent = command
+            .get_display_name()
+            .unwrap_or(command.get_name())
+            .replace('-', " ");
+        let commands: Vec<&str> = command
+            .get_subcommands()
+            .filter(|sub| !sub.is_hide_set())
+            .map(clap::Command::get_name)
+            .collect();
+        let Some(sub) = command
+            .get_subcommands()
+            .find(|sub| !sub.is_hide_set() && sub.get_name() == name)
+            .cloned()
+        else {
+            let known = if commands.is_empty() {
+                "it has none".to_string()
+            } else {
+                format!("its commands: {}", commands.join(", "))
+            };
+            let message = format!(
+                "{parent} has no command '{}' ({known})",
+                name.escape_debug()
+            );
+            return Err(UsageError(message).into());
+        };
+        command = sub;
+    }
+    let title = command
+        .get_display_name()
+        .unwrap_or(command.get_name())
+        .to_uppercase();
+    let extra = command.get_after_help().map(ToString::to_string);
+    let has_version = command.get_version().is_some();
+    let has_subcommands = command.get_subcommands().next().is_some();
+    let man = clap_mangen::Man::new(command)
+        .title(title)
+        .date(RELEASE_DATE)
+        .source(concat!("power11 ", env!("CARGO_PKG_VERSION")))
+        .manual("User Commands");
+    let mut page = Vec::new();
+    man.render_title(&mut page)?;
+    man.render_name_section(&mut page)?;
+    man.render_synopsis_section(&mut page)?;
+    man.render_description_section(&mut page)?;
+    man.render_options_section(&mut page)?;
+    if has_subcommands {
+        man.render_subcommands_section(&mut page)?;
+    }
+    // The help's closing text is laid out by hand (columns of examples): no-fill, not the
+    // filled paragraph clap_mangen makes of it.
+    if let Some(extra) = extra {
+        page.extend_from_slice(b".SH \"KEYS, FILES AND EXAMPLES\"\n.nf\n");
+        for line in extra.lines() {
+            page.extend_from_slice(roff_line(line).as_bytes());
+            page.push(b'\n');
+        }
+        page.extend_from_slice(b".fi\n");
+    }
+    if has_version {
+        man.render_version_section(&mut page)?;
+    }
+    write_stdout(&page)
+}
+
+/// The date of this version's release, as its manual pages give it (and CHANGELOG.md, which a
+/// test compares).
+const RELEASE_DATE: &str = "2026-11-26";
+
+/// One line of text as roff prints it verbatim: backslashes and hyphens escaped, and a line
+/// that would start with a control character (`.` or `'`) guarded.
+fn roff_line(line: &str) -> String {
+    let escaped = line.replace('\\', "\\e").replace('-', "\\-");
+    if escaped.starts_with(['.', '\'']) {
+        format!("\\&{escaped}")
+    } else {
+        escaped
+    }
+}
+
+/// Writes generated text to standard output (a closed pipe ends the program quietly, as
+/// everywhere; any other failure is an error).
+fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
+    let mut out = io::stdout().lock();
+    out.write_all(bytes)
+        .and_then(|()| out.flush())
+        .context("cannot write to standard output")
+}

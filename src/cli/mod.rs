@@ -1,0 +1,157 @@
+//! The command line: argument parsing (clap), knob validation, dispatch and exit codes.
+//!
+//! Exit codes: 0 on success (also when stdout is closed early), 2 for bad arguments or a bad
+//! `--board` file, 1 for any other failure.
+
+mod args;
+mod bench;
+mod manual;
+mod play;
+mod player;
+mod solve;
+mod train;
+
+use crate::files::save::link_target;
+use args::{Cli, Command, Interface};
+use clap::parser::ValueSource;
+use clap::{CommandFactory, FromArgMatches};
+use std::io::{self, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// A problem with what the user asked for (exit code 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct UsageError(String);
+
+/// Parses the arguments, runs, and turns the outcome into an exit code.
+pub fn main() -> ExitCode {
+    let parsed = Cli::command().try_get_matches().and_then(|matches| {
+        let mut cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut Cli::command()))?;
+        cli.variant_given = matches.value_source("variant") == Some(ValueSource::CommandLine);
+        Ok(cli)
+    });
+    let cli = match parsed {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(&e),
+    };
+    match run(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            let code = if e.downcast_ref::<UsageError>().is_some() {
+                2
+            } else {
+                1
+            };
+            let _ = writeln!(io::stderr(), "power11: {e:#}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+/// Prints what clap has to say (help, version, or a usage error) and the exit code that goes
+/// with it. Unlike clap's own `exit`, a help text that cannot be written (`--help > /dev/full`)
+/// is an error, as every other output of the program is.
+fn clap_exit(error: &clap::Error) -> ExitCode {
+    let mut text = error.render().to_string();
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    if !error.use_stderr() {
+        let mut out = io::stdout().lock();
+        return match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Err(e) => {
+                let _ = writeln!(
+                    io::stderr(),
+                    "power11: cannot write to standard output: {e}"
+                );
+                ExitCode::from(1)
+            }
+        };
+    }
+    let _ = error.print();
+    ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
+}
+
+/// Standard output whose errors say so (`cannot write to standard output: No space left on
+/// device`): the system's error alone does not name the file. The error's kind is kept, so a
+/// closed pipe still ends the program quietly.
+struct StandardOutput<W>(W);
+
+impl StandardOutput<io::StdoutLock<'static>> {
+    fn lock() -> Self {
+        StandardOutput(io::stdout().lock())
+    }
+}
+
+impl<W: Write> Write for StandardOutput<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf).map_err(|e| Self::label(&e))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush().map_err(|e| Self::label(&e))
+    }
+}
+
+impl<W> StandardOutput<W> {
+    fn label(error: &io::Error) -> io::Error {
+        let message = format!("cannot write to standard output: {error}");
+        io::Error::new(error.kind(), message)
+    }
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Runs what the arguments ask for.
+fn run(cli: &Cli) -> anyhow::Result<()> {
+    match &cli.command {
+        Some(Command::Bench(args)) => bench::run_bench(args),
+        Some(Command::Solve(args)) => solve::run_solve(args),
+        Some(Command::Train(args)) => train::run_train(args),
+        Some(Command::Completions(args)) => manual::print_completions(&args.shell),
+        Some(Command::Man(args)) => manual::print_man_page(&args.command),
+        None if cli.interface == Interface::Mips => play::run_mips(cli),
+        None => play::run_play(cli),
+    }
+}
+
+/// An `--out` file's directory must be there: power11 makes its own data directory, but a
+/// directory the user names that does not exist is most likely a typo, and making it would hide
+/// the file where they will not look. Through a link, the directory of the file it names.
+fn check_out_directory(out: &Path) -> anyhow::Result<()> {
+    // `sub/` names a directory: the file's name would be `sub`, and a rename onto `sub/` fails
+    // at the end of the work, not before it.
+    if out
+        .as_os_str()
+        .to_string_lossy()
+        .ends_with(std::path::is_separator)
+    {
+        let message = format!(
+            "cannot use --out {}: it names a directory (it ends with a '/'), not a file",
+            out.display()
+        );
+        return Err(UsageError(message).into());
+    }
+    let target = link_target(out);
+    let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) else {
+        return Ok(());
+    };
+    let problem = match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => return Ok(()),
+        Ok(_) => format!("{} is not a directory", dir.display()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            format!("there is no directory {}", dir.display())
+        }
+        Err(e) => format!("{}: {e}", dir.display()),
+    };
+    Err(UsageError(format!("cannot use --out {}: {problem}", out.display())).into())
+}

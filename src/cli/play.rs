@@ -1,0 +1,233 @@
+//! `power11` without a command: a game by hand (line console, full screen, the MIPS
+//! interface) or the computer's (`--autoplay`).
+
+use super::args::{Cli, Goal};
+use super::player::player_for;
+use super::{StandardOutput, UsageError};
+use crate::files::best::{BestScores, data_dir};
+use crate::files::save::{SAVE_FILE, read_board_file};
+use crate::files::store::FileStore;
+use crate::frontends::console::Console;
+use crate::frontends::mips::Mips;
+use crate::frontends::tui::{self, ColorMode};
+use crate::model::game::Timeline;
+use crate::model::named::Named;
+use crate::model::random::{os_seed, seeded};
+use crate::model::rules::{Rules, Variant};
+use crate::players::playout::default_attempt_limit;
+use crate::players::{AnyPlayer, PlayerKind, RandomPlayer};
+use crate::session::{MemoryStore, MenuStyle, Session, Settings};
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// A game: by hand in the console or full screen, or the computer's (`--autoplay`), under the
+/// rules, board and player the arguments give.
+pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
+    let rules = cli.rules.rules()?;
+    let seed = cli.seed.unwrap_or_else(os_seed);
+    let rng = seeded(seed);
+    let first_game = first_game(cli)?;
+    if cli.tui {
+        check_terminal()?;
+    }
+    let menu = if rules.variant() == Variant::Power11 && cli.rules.size.is_none() {
+        MenuStyle::EasyHard
+    } else {
+        MenuStyle::OneSize
+    };
+    let settings = Settings { rules, menu };
+    // A game by hand may be played on 5x5 from the menu; the learned player then hands 5x5
+    // boards to the hand-tuned search. Autoplay plays the rules given, which must suit it.
+    let any_size = cli.autoplay.is_none() && menu == MenuStyle::EasyHard;
+    if let (Some(PlayerKind::Learned), Some(timeline)) = (cli.autoplay, &first_game)
+        && timeline.size() != 4
+    {
+        let n = timeline.size();
+        let message = format!(
+            "the learned player plays 4x4 boards (classic, Power-11 Hard); {} holds a {n}x{n} board",
+            cli.board
+                .as_deref()
+                .map_or(String::new(), |p| p.display().to_string())
+        );
+        return Err(UsageError(message).into());
+    }
+    let (player, _) = player_for(
+        cli.autoplay
+            .or(cli.player)
+            .unwrap_or(PlayerKind::Expectimax),
+        cli.depth,
+        cli.ms_per_move,
+        &rules,
+        cli.weights.as_deref(),
+        any_size,
+    )?;
+    let mut out = io::BufWriter::new(StandardOutput::lock());
+    if cli.autoplay.is_some() {
+        let mut session = Session::new(settings, rng, MemoryStore::new(), player);
+        match first_game {
+            Some(timeline) => session.start_from(timeline),
+            None => session.start_new(),
+        }
+        let delay = Duration::from_millis(cli.delay.unwrap_or(0));
+        let limit = cli
+            .max_moves
+            .unwrap_or_else(|| default_attempt_limit(&rules));
+        return Ok(crate::frontends::autoplay::run(
+            &mut out,
+            &mut session,
+            delay,
+            limit,
+        )?);
+    }
+    let best = best_scores();
+    let store = FileStore::new(PathBuf::from(SAVE_FILE), best, data_dir());
+    let mut session = Session::new(settings, rng, store, player);
+    if let Some(timeline) = first_game {
+        session.start_from(timeline);
+    }
+    if cli.tui {
+        let colors = ColorMode::choose(
+            &cli.color,
+            std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+            std::env::var("COLORTERM").ok().as_deref(),
+        );
+        out.flush()?;
+        return Ok(tui::run(session, colors)?);
+    }
+    let stdin = io::stdin();
+    Console::new(session, stdin.lock(), &mut out).run()?;
+    Ok(())
+}
+
+/// The game `--board` starts from, if given: a board file whose size agrees with `--size`.
+/// A file that cannot be read or parsed, or a size that disagrees, is a usage error (exit 2).
+fn first_game(cli: &Cli) -> anyhow::Result<Option<Timeline>> {
+    Ok(match &cli.board {
+        Some(path) => {
+            let timeline = read_board_file(path).map_err(|e| UsageError(e.to_string()))?;
+            let size = timeline.size();
+            if let Some(wanted) = cli.rules.size.filter(|n| n.get() != size) {
+                let message = format!(
+                    "{} holds a {size}x{size} board, but --size is {wanted}",
+                    path.display()
+                );
+                return Err(UsageError(message).into());
+            }
+            Some(timeline)
+        }
+        None => None,
+    })
+}
+
+/// `--tui` needs a terminal on stdin and stdout that can move its cursor; without one it is a
+/// usage error (exit 2) that points to the line interface.
+fn check_terminal() -> anyhow::Result<()> {
+    if !(io::stdin().is_terminal() && io::stdout().is_terminal()) {
+        let message = "--tui needs a terminal on standard input and output; \
+                       without one, play the line interface (power11 without --tui)";
+        return Err(UsageError(message.to_string()).into());
+    }
+    if std::env::var_os("TERM").is_some_and(|term| term == "dumb") {
+        let message = "--tui needs a terminal that can move its cursor and TERM=dumb cannot; \
+                       play the line interface (power11 without --tui)";
+        return Err(UsageError(message.to_string()).into());
+    }
+    Ok(())
+}
+
+/// The best scores of games by hand, from the data directory, else kept for this session only.
+fn best_scores() -> BestScores {
+    // Notes about the best-score file go to standard error, before the game: its output stays
+    // what the moves make it. (A best score that cannot be saved is said in the game.)
+    if let Some(dir) = data_dir() {
+        let (loaded, warnings) = BestScores::load(&dir);
+        for warning in warnings {
+            eprintln!("power11: {warning}");
+        }
+        loaded
+    } else {
+        eprintln!(
+            "power11: no data directory (POWER11_DATA_DIR is not set and there is no home \
+             directory); best scores are kept for this session only: set POWER11_DATA_DIR to keep them"
+        );
+        BestScores::in_memory()
+    }
+}
+
+/// `--interface mips`: the MIPS program's interface on stdin and stdout. It plays the `mini`
+/// rules (those of that program: 3x3, 2s, two at the start, goal 512) and keeps nothing: no
+/// save, no best score.
+pub(super) fn run_mips(cli: &Cli) -> anyhow::Result<()> {
+    if let Some(flag) = mips_conflict(cli) {
+        let message = format!(
+            "--interface mips plays the MIPS program's own game (3x3 to 512, its menu and keys): it takes no {flag}"
+        );
+        return Err(UsageError(message).into());
+    }
+    let settings = Settings {
+        rules: Rules::mini(),
+        menu: MenuStyle::OneSize,
+    };
+    let rng = seeded(cli.seed.unwrap_or_else(os_seed));
+    let session = Session::new(
+        settings,
+        rng,
+        MemoryStore::new(),
+        AnyPlayer::Random(RandomPlayer),
+    );
+    let stdin = io::stdin();
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    Mips::new(session, stdin.lock(), &mut out).run()?;
+    Ok(())
+}
+
+/// The first flag given with `--interface mips` that it cannot honour, as given: any flag of
+/// another interface, a player's, `--board` (a start state is typed at its menu), and a rule
+/// other than the MIPS program's (`--variant mini` and `--size 3` agree with it).
+fn mips_conflict(cli: &Cli) -> Option<String> {
+    let rules = &cli.rules;
+    let mini = Rules::mini();
+    let plain = |flag: &str| Some(flag.to_string());
+    if cli.tui {
+        return plain("--tui");
+    }
+    if let Some(player) = cli.autoplay {
+        return Some(format!("--autoplay {}", player.name()));
+    }
+    if let Some(player) = cli.player {
+        return Some(format!("--player {}", player.name()));
+    }
+    if cli.weights.is_some() {
+        return plain("--weights");
+    }
+    if cli.board.is_some() {
+        return plain("--board (its menu's 2 starts from a state)");
+    }
+    if cli.variant_given && rules.variant != Variant::Mini {
+        return Some(format!("--variant {}", rules.variant.name()));
+    }
+    if let Some(size) = rules.size.filter(|s| s.get() != mini.size()) {
+        return Some(format!("--size {size}"));
+    }
+    if let Some(Goal(goal)) = rules.goal {
+        let exponent = goal.map(|v| v.trailing_zeros() as u8);
+        if exponent != mini.goal() {
+            return Some(format!(
+                "--goal {}",
+                goal.map_or("none".to_string(), |v| v.to_string())
+            ));
+        }
+    }
+    if let Some(spawn) = rules.spawn.filter(|&s| s != mini.spawn()) {
+        return Some(format!("--spawn {}", spawn.name()));
+    }
+    if let Some(scoring) = rules.score.filter(|&s| s != mini.scoring()) {
+        return Some(format!("--score {}", scoring.name()));
+    }
+    if let Some(p) = rules.fill {
+        return Some(format!("--fill {p}"));
+    }
+    None
+}

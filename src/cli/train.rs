@@ -1,0 +1,514 @@
+//! `power11 train`: the checks before a run (the output file, its lock, the coherence file),
+//! the run, and its report in words.
+
+use super::args::TrainArgs;
+use super::{UsageError, check_out_directory};
+use crate::files::best::data_dir;
+use crate::files::save::{directory_of, resolve_links, without_temporary_path};
+use crate::files::weights::{
+    WeightsFileError, coherence_path, default_path, read_coherence, read_weights,
+};
+use crate::learning::ntuple::{COHERENCE_MAGIC, WEIGHTS_MAGIC};
+use crate::model::named::Named;
+use crate::model::random::os_seed;
+use crate::players::{Network, Stages, TupleSet};
+use crate::train::{self, Budget, Schedule, TrainConfig};
+use crate::train::{COHERENCE_RATE, DEFAULT_STAGES, START_POSITIONS};
+use anyhow::Context;
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Whether training may write `out`, checked before it starts (a run that could not keep its
+/// work would waste it): a new file in a directory that takes files, or an existing weight
+/// file that `--resume` continues or `--restart` replaces. Any other file is never replaced.
+/// Returns the lock that keeps a second `power11 train` off the same file for the whole run
+/// (two runs on one file would each overwrite the other's work).
+fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<std::fs::File> {
+    let usage = |message: String| Err(UsageError(message).into());
+    let shown = out.display();
+    match std::fs::metadata(out) {
+        Ok(meta) if meta.is_dir() => {
+            return usage(format!("--out {shown} is a directory, not a file"));
+        }
+        Ok(meta) if !meta.is_file() => {
+            return usage(format!("--out {shown} is not a regular file"));
+        }
+        // Checkpoints would be refused (`save::write_atomic`): say so before the run, not after.
+        Ok(meta) if meta.permissions().readonly() => {
+            return usage(format!("{shown}: the file is read-only; it is left alone"));
+        }
+        Ok(_) if resume => {}
+        Ok(_) => {
+            let mut magic = [0u8; 8];
+            let is_weights = std::fs::File::open(out)
+                .and_then(|mut f| f.read_exact(&mut magic))
+                .is_ok()
+                && &magic == WEIGHTS_MAGIC;
+            if !is_weights {
+                return usage(format!(
+                    "{shown} is not a weight file; it is left alone (choose another --out)"
+                ));
+            }
+            // --restart replaces a whole weight file, never a damaged one (what it held can
+            // only be judged by the user) nor one of another format version (a network another
+            // power11 trained, hours of work).
+            match read_weights(out) {
+                Err(
+                    WeightsFileError::Damaged { problem, .. }
+                    | WeightsFileError::OtherVersion { problem, .. },
+                ) => {
+                    return usage(format!(
+                        "{shown}: {problem}; it is left alone (move it away, or choose another --out)"
+                    ));
+                }
+                _ if restart => {}
+                Ok(_) => {
+                    return usage(format!(
+                        "{shown} already holds weights: add --resume to go on training them, or --restart to replace them"
+                    ));
+                }
+                Err(e) => {
+                    return usage(format!(
+                        "{shown} holds weights that cannot be used ({e}): --restart replaces them"
+                    ));
+                }
+            }
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return usage(format!("cannot use --out {shown}: {e}")),
+    }
+    // The directory must take the temporary file a checkpoint is written to, and the lock
+    // beside it. Both go beside the file that a link names, as the checkpoints do: two runs
+    // through two links to one file share a lock.
+    let (dir, name) = check_writable_beside(out, true)
+        .map_err(|reason| UsageError(format!("cannot write --out {shown}: {reason}")))?;
+    let lock_path = dir.join(format!(".{name}.lock"));
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .with_context(|| format!("cannot write {}", lock_path.display()))?;
+    match lock.try_lock() {
+        Ok(()) => Ok(lock),
+        Err(std::fs::TryLockError::WouldBlock) => usage(format!(
+            "another power11 train is writing {shown}: wait for it to finish or choose another --out"
+        )),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(e).with_context(|| format!("cannot lock {}", lock_path.display()))
+        }
+    }
+}
+
+/// Whether training may keep its coherence sums beside `out` (`weights::coherence_path`),
+/// checked before it starts, as `out` is: no file there, or a readable file of sums that is not
+/// read-only, in a directory that takes the temporary file a checkpoint writes (through a link,
+/// the directory of the file it names). Any other file is never replaced.
+fn check_coherence_out(out: &Path) -> anyhow::Result<()> {
+    let path = coherence_path(out);
+    let shown = path.display();
+    let refuse = |problem: &str| -> anyhow::Result<()> {
+        Err(UsageError(format!(
+            "{shown} {problem}; it is left alone (training keeps its coherence sums there: move it away, or train with --no-coherence)"
+        ))
+        .into())
+    };
+    match std::fs::metadata(&path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(UsageError(format!("cannot use {shown}: {e}")).into()),
+        Ok(meta) if !meta.is_file() => return refuse("is not a regular file"),
+        Ok(meta) if meta.permissions().readonly() => return refuse("is read-only"),
+        Ok(_) => {
+            let mut magic = [0u8; 8];
+            let read = std::fs::File::open(&path).and_then(|mut f| f.read_exact(&mut magic));
+            match read {
+                Err(e) if e.kind() != io::ErrorKind::UnexpectedEof => {
+                    return Err(UsageError(format!("cannot read {shown}: {e}")).into());
+                }
+                Ok(()) if &magic == COHERENCE_MAGIC => {}
+                _ => return refuse("is not a file of coherence sums"),
+            }
+        }
+    }
+    // Beside the file a link at `path` names (a link to nowhere fails here).
+    check_writable_beside(&path, false)
+        .map(drop)
+        .map_err(|reason| UsageError(format!("cannot write {shown}: {reason}")).into())
+}
+
+/// The directory and name of the file `path` names (following links), once that directory (made
+/// first if `make_dir`) has taken a temporary file named as `save::write_atomic` names the one it
+/// writes `path` through: checked before hours of work depend on it. The error is the system's,
+/// without the temporary file's (perhaps very long) path.
+fn check_writable_beside(path: &Path, make_dir: bool) -> io::Result<(PathBuf, String)> {
+    let target = resolve_links(path)?;
+    let dir = directory_of(&target).to_path_buf();
+    let name = target
+        .file_name()
+        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    if make_dir {
+        std::fs::create_dir_all(&dir)?;
+    }
+    tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(&dir)
+        .map_err(without_temporary_path)?;
+    Ok((dir, name))
+}
+
+pub(super) fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
+    let out = weights_out(args)?;
+    let _lock = check_weights_out(&out, args.resume, args.restart)?;
+    if !args.no_coherence {
+        check_coherence_out(&out)?;
+    }
+    let mut network = if args.resume {
+        resumed_network(args, &out)?
+    } else {
+        new_network(args)
+    };
+    let threads = match args.threads {
+        Some(t) => t as usize,
+        None => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+    };
+    let seed = args.seed.unwrap_or_else(os_seed);
+    let budget = match (args.minutes, args.games) {
+        (Some(minutes), _) => Budget::Time(Duration::from_secs_f64(minutes * 60.0)),
+        (None, Some(games)) => Budget::Games(games),
+        (None, None) => unreachable!("clap requires a budget"),
+    };
+    let schedule = schedule_for(args, &out, &mut network);
+    let mut config = TrainConfig {
+        budget,
+        threads,
+        seed,
+        schedule,
+        lambda: args.lambda,
+        rewind: !args.no_rewind,
+        out: out.clone(),
+        checkpoint_every: Duration::from_secs_f64(args.checkpoint_minutes * 60.0),
+        starts: Vec::new(),
+    };
+    // Ctrl-C (or a hang-up or kill) stops the run after the games in flight and keeps the
+    // weights; a second Ctrl-C ends the program at once (the last checkpoint stays whole).
+    let stop = stop_on_signals()?;
+    let learning_words = announce(&network, &config);
+    if let Some(exponent) = args.start_at
+        && !collect_late_starts(&network, exponent, &mut config, &stop)?
+    {
+        return Ok(());
+    }
+    let last = train_with_progress(&network, &config, &stop)?;
+    print_summary(&network, &last, &stop, &learning_words, &out)
+}
+
+/// The weight file a run writes: `--out`, whose directory must be there, else the data
+/// directory's.
+fn weights_out(args: &TrainArgs) -> anyhow::Result<PathBuf> {
+    Ok(match &args.out {
+        Some(path) => {
+            check_out_directory(path)?;
+            path.clone()
+        }
+        None => default_path(data_dir().as_deref()).ok_or_else(|| {
+            UsageError(
+                "no data directory for the weights (set POWER11_DATA_DIR or pass --out)"
+                    .to_string(),
+            )
+        })?,
+    })
+}
+
+/// The network in `out` that `--resume` trains on, refused (exit 2) if it is missing or not
+/// the one the arguments describe (tuple set, stages, a `--start-at` tile among its splits).
+fn resumed_network(args: &TrainArgs, out: &Path) -> anyhow::Result<Network> {
+    let network = match read_weights(out) {
+        Ok(network) => network,
+        Err(WeightsFileError::Missing(_)) => {
+            let message = format!(
+                "--resume: {} does not exist (train without --resume to start a network)",
+                out.display()
+            );
+            return Err(UsageError(message).into());
+        }
+        Err(e) => return Err(UsageError(format!("--resume: {e}")).into()),
+    };
+    if let Some(set) = args.tuples.filter(|&set| set != network.tuple_set()) {
+        let message = format!(
+            "{} holds a network of tuple set {}, not {}",
+            out.display(),
+            network.tuple_set().name(),
+            set.name()
+        );
+        return Err(UsageError(message).into());
+    }
+    if let Some(stages) = args.stages.as_ref().filter(|&s| s != network.stages()) {
+        let message = format!(
+            "{} holds a network with {}, not {stages}",
+            out.display(),
+            network.stages()
+        );
+        return Err(UsageError(message).into());
+    }
+    if let Some(exponent) = args
+        .start_at
+        .filter(|e| !network.stages().thresholds().contains(e))
+    {
+        // Its games would train the stage they start in on late boards only, and that
+        // stage also values the boards before the tile.
+        let tile = 1u64 << exponent;
+        let message = format!(
+            "--start-at {tile}: the network in {} has {}, and late-stage training must \
+             start at one of its splits (a stage that starts at {tile})",
+            out.display(),
+            network.stages()
+        );
+        return Err(UsageError(message).into());
+    }
+    Ok(network)
+}
+
+/// A new network: the tuple set and stages given (or the defaults), starting at `--optimistic`.
+fn new_network(args: &TrainArgs) -> Network {
+    let stages = args
+        .stages
+        .clone()
+        .unwrap_or_else(|| Stages::split_at(DEFAULT_STAGES).expect("the default stages are valid"));
+    Network::with_initial_value(
+        args.tuples.unwrap_or(TupleSet::Sixes),
+        stages,
+        args.optimistic,
+    )
+}
+
+/// The learning-rate schedule; under temporal coherence, the network's sums are tracked, and on
+/// `--resume` read back from beside `out` (a note on stderr says whether they go on).
+fn schedule_for(args: &TrainArgs, out: &Path, network: &mut Network) -> Schedule {
+    if args.no_coherence {
+        Schedule::falling(args.rate.unwrap_or(Schedule::default().rate))
+    } else {
+        network.track_coherence();
+        if args.resume {
+            // A note on stderr: whether the sums go on, or start anew (whole steps at first,
+            // which shake a trained network up for a few minutes).
+            let note = match read_coherence(out, network) {
+                Ok(()) => format!(
+                    "the coherence sums go on from {}",
+                    coherence_path(out).display()
+                ),
+                Err(e) => format!(
+                    "{e}: the coherence sums start anew (the file is replaced at the first \
+                     checkpoint)"
+                ),
+            };
+            let _ = writeln!(io::stderr(), "power11 train: {note}");
+        }
+        Schedule::constant(args.rate.unwrap_or(COHERENCE_RATE))
+    }
+}
+
+/// The flag that a signal (SIGINT, SIGTERM, SIGHUP) sets to stop the run; a second signal ends
+/// the program at once.
+fn stop_on_signals() -> anyhow::Result<Arc<AtomicBool>> {
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
+        signal_hook::flag::register_conditional_shutdown(signal, 130, Arc::clone(&stop))?;
+        signal_hook::flag::register(signal, Arc::clone(&stop))?;
+    }
+    Ok(stop)
+}
+
+/// Says on stderr what the run will do (what it says is repeated in the summary, so it may go
+/// unseen), and returns how it learns, in words.
+fn announce(network: &Network, config: &TrainConfig) -> String {
+    let out = &config.out;
+    let (seed, threads) = (config.seed, config.threads);
+    let budget_words = match config.budget {
+        Budget::Time(t) => duration_words(t.as_secs_f64()),
+        Budget::Games(1) => "1 game".to_string(),
+        Budget::Games(n) => format!("{n} games"),
+    };
+    let network_words = if network.training().games == 0 {
+        format!("a new network ({})", network.description())
+    } else {
+        format!(
+            "the network in {} ({})",
+            out.display(),
+            network.description()
+        )
+    };
+    let learning_words = learning_words(config, network.tracks_coherence());
+    // A note on stderr; what it says is repeated in the summary, so it may go unseen.
+    let _ = writeln!(
+        io::stderr(),
+        "power11 train: {budget_words} of training for {network_words}, {learning_words}, \
+         seed {seed}, {threads} thread(s), writing {}",
+        out.display()
+    );
+    learning_words
+}
+
+/// Late-stage training's start positions (`--start-at`), collected into `config`; false if the
+/// run was stopped while collecting them (it says so, and the file is unchanged). Too few
+/// positions is a usage error (exit 2).
+fn collect_late_starts(
+    network: &Network,
+    exponent: u8,
+    config: &mut TrainConfig,
+    stop: &AtomicBool,
+) -> anyhow::Result<bool> {
+    let (threads, seed) = (config.threads, config.seed);
+    let out = config.out.clone();
+    let tile = 1u64 << exponent;
+    let _ = writeln!(
+        io::stderr(),
+        "power11 train: collecting {START_POSITIONS} start positions (boards where the \
+         network's greedy games first make {tile}; not counted in the budget)"
+    );
+    let started = Instant::now();
+    let starts = train::collect_starts(network, exponent, START_POSITIONS, threads, seed, stop);
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        let _ = writeln!(
+            io::stdout(),
+            "trained 0 games (stopped early, while collecting start positions): {} is \
+             unchanged",
+            out.display()
+        );
+        return Ok(false);
+    }
+    if starts.boards.len() < START_POSITIONS {
+        let message = format!(
+            "--start-at {tile}: the network made a {tile} in {} of {} greedy games, fewer \
+             than one in {}: train it from new boards (without --start-at) first",
+            starts.boards.len(),
+            starts.games,
+            train::START_GAMES_PER_BOARD
+        );
+        return Err(UsageError(message).into());
+    }
+    let _ = writeln!(
+        io::stderr(),
+        "power11 train: {} start positions from {} games in {:.1} s",
+        starts.boards.len(),
+        starts.games,
+        started.elapsed().as_secs_f64()
+    );
+    config.starts = starts.boards;
+    Ok(true)
+}
+
+/// Runs the training with a progress bar on a terminal (a line a minute otherwise), and returns
+/// its last progress.
+fn train_with_progress(
+    network: &Network,
+    config: &TrainConfig,
+    stop: &AtomicBool,
+) -> anyhow::Result<train::Progress> {
+    let terminal = io::stderr().is_terminal();
+    let bar = terminal.then(|| {
+        let bar = indicatif::ProgressBar::new(1000);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "[{elapsed_precise}] {wide_bar} ETA {eta}\n{msg}",
+            )
+            .expect("a valid template"),
+        );
+        bar
+    });
+    let mut last_line = Instant::now();
+    let mut progress = |p: &train::Progress| {
+        if let Some(bar) = &bar {
+            bar.set_position((p.done * 1000.0) as u64);
+            bar.set_message(p.line());
+        } else if last_line.elapsed() >= Duration::from_secs(60) {
+            eprintln!("{}", p.line());
+            last_line = Instant::now();
+        }
+    };
+    let result = train::run(network, config, stop, &mut progress);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    Ok(result?)
+}
+
+/// Prints the run's summary on stdout.
+fn print_summary(
+    network: &Network,
+    last: &train::Progress,
+    stop: &AtomicBool,
+    learning_words: &str,
+    out: &Path,
+) -> anyhow::Result<()> {
+    let total = network.training();
+    let stopped = if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        " (stopped early)"
+    } else {
+        ""
+    };
+    let summary = format!(
+        "trained {} game{}{stopped} in {:.1} s: {:.2}M moves/s\n{}\nlearning: {learning_words}\nnetwork: {}, {} of training in all\nweights: {}\n",
+        last.games,
+        if last.games == 1 { "" } else { "s" },
+        last.elapsed.as_secs_f64(),
+        last.moves_per_second() / 1e6,
+        last.line(),
+        network.description(),
+        duration_words(total.seconds),
+        out.display()
+    );
+    let mut stdout = io::stdout().lock();
+    stdout
+        .write_all(summary.as_bytes())
+        .and_then(|()| stdout.flush())
+        .with_context(|| {
+            format!(
+                "cannot write to standard output (the weights are saved in {})",
+                out.display()
+            )
+        })
+}
+
+/// How a run learns, in words: `TD(0), rate 0.1 falling to 0.01` or `TD(λ = 0.5), temporal
+/// coherence, rewinds, rate 0.25`.
+fn learning_words(config: &TrainConfig, coherence: bool) -> String {
+    let mut words = vec![if config.lambda == 0.0 {
+        "TD(0)".to_string()
+    } else {
+        format!("TD(λ = {})", train::rate_words(config.lambda))
+    }];
+    if coherence {
+        words.push("temporal coherence".to_string());
+    }
+    if config.rewind {
+        words.push("rewinds".to_string());
+    }
+    let schedule = config.schedule;
+    let (rate, final_rate) = (
+        train::rate_words(schedule.rate),
+        train::rate_words(schedule.final_rate),
+    );
+    words.push(if schedule.is_constant() {
+        format!("rate {rate}")
+    } else {
+        format!("rate {rate} falling to {final_rate}")
+    });
+    words.join(", ")
+}
+
+/// A length of time in the unit that reads best: seconds under two minutes, else minutes.
+fn duration_words(seconds: f64) -> String {
+    if seconds < 120.0 {
+        format!("{seconds:.1} s")
+    } else {
+        format!("{:.1} minutes", seconds / 60.0)
+    }
+}

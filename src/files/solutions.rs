@@ -1,0 +1,71 @@
+//! Solved tables on disk: one file per rule set in the data directory's `solutions/`, written
+//! atomically and read only when whole (see [`Solution::from_bytes`]).
+
+use crate::files::save::{FileError, write_atomic};
+use crate::model::rules::Rules;
+use crate::players::Solution;
+use crate::players::optimal::SolvedRules;
+use std::io::{self, Read};
+use std::path::Path;
+use thiserror::Error;
+
+/// The largest table read (a 3x3 table to 1024 with 2s and 4s is far smaller).
+const MAX_TABLE_BYTES: u64 = 1 << 31;
+
+/// Why a table file could not be used.
+#[derive(Debug, Error)]
+#[error("{}: {problem}", .path.display())]
+pub struct TableFileError {
+    path: std::path::PathBuf,
+    problem: String,
+}
+
+/// The file name of the table of `rules` in the data directory.
+pub fn default_name(rules: &SolvedRules) -> String {
+    format!(
+        "solutions/3x3-goal{}-{}-start{}{}.table",
+        1u64 << rules.goal,
+        if rules.fours { "twos-fours" } else { "twos" },
+        rules.start_tiles,
+        if rules.start_fours {
+            "twos-fours"
+        } else {
+            "twos"
+        },
+    )
+}
+
+/// The table in `path` for `rules`, `None` if there is no file; an error for a file that is
+/// not a whole table of these rules.
+pub fn read_table(path: &Path, rules: &Rules) -> Result<Option<Solution>, TableFileError> {
+    let fail = |problem: String| TableFileError {
+        path: path.to_path_buf(),
+        problem,
+    };
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(fail(e.to_string())),
+    };
+    if !meta.is_file() || meta.len() > MAX_TABLE_BYTES {
+        return Err(fail("not a solution table".to_string()));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_TABLE_BYTES).read_to_end(&mut bytes))
+        .map_err(|e| fail(e.to_string()))?;
+    Solution::from_bytes(&bytes, rules)
+        .map(Some)
+        .map_err(|e| fail(e.to_string()))
+}
+
+/// Writes `solution` to `path` atomically, making its directory if needed.
+pub fn write_table(path: &Path, solution: &Solution) -> Result<(), FileError> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|source| FileError::Io {
+            path: dir.to_path_buf(),
+            error: source,
+        })?;
+    }
+    write_atomic(path, &solution.to_bytes())
+}

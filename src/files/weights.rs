@@ -1,0 +1,165 @@
+//! Weight files of learned networks: `power11 train` writes them, `--player learned` reads them.
+//! The default one lives in the data directory; files are written atomically (a checkpoint
+//! killed mid-write leaves the previous one whole) and read only when whole and matching (see
+//! [`Network::from_bytes`]).
+
+use crate::files::save::{FileError, link_target, write_atomic, write_atomic_with};
+use crate::learning::ntuple::{CoherenceError, Network, NetworkError};
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// The default weight file's name in the data directory.
+pub const DEFAULT_WEIGHTS: &str = "weights/ntuple-4x4.p11w";
+
+/// The largest weight file read: four stages of the largest tuple set are 512 MiB.
+const MAX_WEIGHT_BYTES: u64 = 1 << 30;
+
+/// Why a weight file could not be used.
+#[derive(Debug, Error)]
+pub enum WeightsFileError {
+    /// There is no file.
+    #[error("{}: no such weight file", .0.display())]
+    Missing(PathBuf),
+    /// The file is a weight file cut short or changed since it was written (its checksum does
+    /// not match): whatever it held is lost, and it is never replaced without the user's word.
+    #[error("{}: {problem}", .path.display())]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// The file is a weight file of another format version (older or newer): a network someone
+    /// trained that this power11 cannot read, so it is never replaced, even by `--restart`.
+    #[error("{}: {problem}", .path.display())]
+    OtherVersion {
+        /// The file.
+        path: PathBuf,
+        /// Which version it is.
+        problem: String,
+    },
+    /// The file is there but is not a usable network.
+    #[error("{}: {problem}", .path.display())]
+    Unusable {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        problem: String,
+    },
+}
+
+/// The default weight file, if there is a data directory.
+pub fn default_path(data_dir: Option<&Path>) -> Option<PathBuf> {
+    data_dir.map(|dir| dir.join(DEFAULT_WEIGHTS))
+}
+
+/// The network in `path`.
+pub fn read_weights(path: &Path) -> Result<Network, WeightsFileError> {
+    let fail = |problem: String| WeightsFileError::Unusable {
+        path: path.to_path_buf(),
+        problem,
+    };
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Err(WeightsFileError::Missing(path.to_path_buf()));
+        }
+        Err(e) => return Err(fail(e.to_string())),
+    };
+    if !meta.is_file() {
+        return Err(fail("not a file".to_string()));
+    }
+    if meta.len() > MAX_WEIGHT_BYTES {
+        return Err(fail("too large to be a weight file".to_string()));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_WEIGHT_BYTES).read_to_end(&mut bytes))
+        .map_err(|e| fail(e.to_string()))?;
+    Network::from_bytes(&bytes).map_err(|e| match e {
+        NetworkError::Checksum => WeightsFileError::Damaged {
+            path: path.to_path_buf(),
+            problem: e.to_string(),
+        },
+        NetworkError::Version(_) => WeightsFileError::OtherVersion {
+            path: path.to_path_buf(),
+            problem: e.to_string(),
+        },
+        _ => fail(e.to_string()),
+    })
+}
+
+/// Writes `network` to `path` atomically, making its directory if needed; then, if training
+/// tracks its temporal coherence, its sums to [`coherence_path`]`(path)`, atomically too, with
+/// the checksum of the weight file just written (a run killed between the two leaves sums that
+/// name the previous weights, which [`read_coherence`] refuses).
+pub fn write_weights(path: &Path, network: &Network) -> Result<(), FileError> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|source| FileError::Io {
+            path: dir.to_path_buf(),
+            error: source,
+        })?;
+    }
+    let bytes = network.to_bytes();
+    write_atomic(path, &bytes)?;
+    if network.tracks_coherence() {
+        let (_, sum) = bytes
+            .split_last_chunk::<4>()
+            .expect("a weight file ends with a checksum");
+        let checksum = u32::from_le_bytes(*sum);
+        let sums = coherence_path(path);
+        write_atomic_with(&sums, |out| network.write_coherence(checksum, out))?;
+    }
+    Ok(())
+}
+
+/// Where the coherence sums of the network in `weights` are kept while it trains: beside the
+/// file (the one a link names), its name and `.coherence`. Playing never reads it.
+pub fn coherence_path(weights: &Path) -> PathBuf {
+    let target = link_target(weights);
+    let mut name = target.file_name().unwrap_or_default().to_os_string();
+    name.push(".coherence");
+    target.with_file_name(name)
+}
+
+/// Why a network's coherence sums could not be read back.
+#[derive(Debug, Error)]
+pub enum CoherenceFileError {
+    /// There is no file (the network was trained without coherence, or before it was kept).
+    #[error("{} is not there", .0.display())]
+    Missing(PathBuf),
+    /// The file is there but not the sums of these weights.
+    #[error("{}: {source}", .path.display())]
+    Unusable {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: CoherenceError,
+    },
+}
+
+/// Reads the coherence sums kept beside `weights` into `network` (read from that file, and
+/// tracking coherence). On any error the sums stay zero and the file is left as it is: training
+/// then starts the sums anew and replaces the file at its first checkpoint.
+pub fn read_coherence(weights: &Path, network: &mut Network) -> Result<(), CoherenceFileError> {
+    let path = coherence_path(weights);
+    let unusable = |source| CoherenceFileError::Unusable {
+        path: path.clone(),
+        source,
+    };
+    let file = match std::fs::File::open(&path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Err(CoherenceFileError::Missing(path));
+        }
+        Err(e) => return Err(unusable(e.into())),
+    };
+    let Some(checksum) = network.file_checksum() else {
+        return Err(unusable(CoherenceError::NotTracked));
+    };
+    let mut input = io::BufReader::with_capacity(1 << 20, file);
+    network
+        .read_coherence(checksum, &mut input)
+        .map_err(unusable)
+}

@@ -1,0 +1,934 @@
+//! An n-tuple network: the learned evaluation of 4x4 boards (`power11 train`, `--player learned`).
+//!
+//! A tuple is a handful of cells; its weights are a table indexed by the exponents in those cells
+//! (4 bits each), and the network's value of a board is the sum, over every tuple and each of the
+//! board's 8 symmetric images, of one weight. Tables of 6 cells hold 16^6 weights, so a network
+//! of four 6-tuples sees most of what matters on a 4x4 board and is learned fast by TD
+//! (Szubert & Jaśkowski 2014; the tuple set of Yeh et al. 2016).
+//!
+//! Weights are `AtomicU32`s holding `f32` bits so that training threads share one network
+//! without locks: relaxed loads and stores are plain moves on x86, and two threads adjusting the
+//! same weight at once lose one adjustment at worst ("Hogwild"), never tear a value.
+//!
+//! Stages: a network may hold separate weights for game stages, split by the largest tile
+//! ([`Stages`]). A stage's weights start as a copy of the stage below when a training game first
+//! reaches it (weight promotion), and a stage never trained evaluates with the one below.
+
+mod format;
+mod memory;
+mod symmetry;
+
+use format::{COHERENCE_FORMAT, FORMAT};
+pub use format::{COHERENCE_MAGIC, WEIGHTS_MAGIC};
+use memory::{prefetch, zeroed};
+pub use symmetry::{max_exponent, symmetries};
+
+use crate::model::named::Named;
+use std::fmt::Write as _;
+use std::io;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
+use thiserror::Error;
+
+/// The tuple sets a network can be built on: each is a list of tuples of cells (cell `i` is row
+/// `i / 4`, column `i % 4`), sampled at the board's 8 symmetries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TupleSet {
+    /// Four 6-tuples (two 2x3 rectangles, and two of a row with the two cells under its first
+    /// two): 4 x 16^6 weights per stage, 256 MiB of f32. The set of the strongest published
+    /// programs, and the default.
+    Sixes,
+    /// Two 4-tuples (an edge row and a middle row): 2 x 16^4 weights per stage. Learns in
+    /// seconds and plays far worse; for tests and quick experiments.
+    Rows,
+}
+
+impl TupleSet {
+    /// The tuples' cells.
+    pub fn tuples(self) -> &'static [&'static [u8]] {
+        match self {
+            TupleSet::Sixes => &[
+                &[0, 1, 2, 3, 4, 5],
+                &[4, 5, 6, 7, 8, 9],
+                &[0, 1, 2, 4, 5, 6],
+                &[4, 5, 6, 8, 9, 10],
+            ],
+            TupleSet::Rows => &[&[0, 1, 2, 3], &[4, 5, 6, 7]],
+        }
+    }
+
+    /// Weights per stage.
+    pub fn weights_per_stage(self) -> usize {
+        self.tuples().iter().map(|t| 1usize << (4 * t.len())).sum()
+    }
+}
+
+impl Named for TupleSet {
+    const ALL: &'static [TupleSet] = &[TupleSet::Sixes, TupleSet::Rows];
+
+    fn name(self) -> &'static str {
+        match self {
+            TupleSet::Sixes => "4x6",
+            TupleSet::Rows => "2x4",
+        }
+    }
+
+    fn about(self) -> &'static str {
+        match self {
+            TupleSet::Sixes => "Four 6-tuples, 256 MiB of weights a stage while training (strong)",
+            TupleSet::Rows => "Two 4-tuples, 0.5 MiB a stage (weak; learns in seconds)",
+        }
+    }
+}
+
+/// Where a network's stages split: stage `k` holds the boards whose largest exponent is at least
+/// the `k`-th threshold (stage 0 has none). Strictly increasing exponents in `1..=15`.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Stages {
+    thresholds: Vec<u8>,
+}
+
+/// The most stages a network has.
+pub const MAX_STAGES: usize = 4;
+
+/// The most features a board has: 8 images of at most 4 tuples.
+const MAX_FEATURES: usize = 32;
+
+impl Stages {
+    /// One stage: the same weights for the whole game.
+    pub fn single() -> Stages {
+        Stages::default()
+    }
+
+    /// Stages split at these largest-tile exponents (14 = 16384): strictly increasing, within
+    /// `1..=15`, at most [`MAX_STAGES`]` - 1` of them. (A split at 1 leaves stage 0 unused, as
+    /// every board holds a 2 or more: `train` does not make one, but a file that has one is
+    /// still a network that plays.)
+    pub fn split_at(thresholds: &[u8]) -> Result<Stages, NetworkError> {
+        let increasing = thresholds.windows(2).all(|w| w[0] < w[1]);
+        let in_range = thresholds.iter().all(|&e| (1..=15).contains(&e));
+        if !increasing || !in_range || thresholds.len() >= MAX_STAGES {
+            return Err(NetworkError::BadStages(thresholds.to_vec()));
+        }
+        Ok(Stages {
+            thresholds: thresholds.to_vec(),
+        })
+    }
+
+    /// The split exponents.
+    pub fn thresholds(&self) -> &[u8] {
+        &self.thresholds
+    }
+
+    /// How many stages.
+    pub fn count(&self) -> usize {
+        self.thresholds.len() + 1
+    }
+
+    /// The stage of a board whose largest exponent is `max_exponent`.
+    pub fn of(&self, max_exponent: u8) -> usize {
+        self.thresholds
+            .iter()
+            .take_while(|&&e| e <= max_exponent)
+            .count()
+    }
+}
+
+impl std::fmt::Display for Stages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.thresholds.is_empty() {
+            return f.write_str("one stage");
+        }
+        let tiles: Vec<String> = self
+            .thresholds
+            .iter()
+            .map(|&e| (1u64 << e).to_string())
+            .collect();
+        write!(f, "stages split at {}", tiles.join(", "))
+    }
+}
+
+/// How much training a network has had (kept in its file, added to by each run).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Training {
+    /// Self-played games.
+    pub games: u64,
+    /// Moves learned from: the games', and their rewinds'.
+    pub moves: u64,
+    /// Seconds spent training (wall clock, all runs).
+    pub seconds: f64,
+}
+
+/// Why a network could not be built or read.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum NetworkError {
+    /// Stage thresholds that do not split a game.
+    #[error(
+        "stage splits must be increasing tile exponents from 1 to 15, at most 3 of them: {0:?}"
+    )]
+    BadStages(Vec<u8>),
+    /// The bytes are not a weight file at all.
+    #[error("not a power11 weight file")]
+    NotWeights,
+    /// A weight file of a format this program does not read.
+    #[error("weight file format {0}, this program reads format {FORMAT}")]
+    Version(u32),
+    /// The checksum does not match: the file was damaged or cut.
+    #[error("the weight file is damaged or cut short (its checksum does not match)")]
+    Checksum,
+    /// A weight that is not a finite number (a file written by a run that diverged).
+    #[error("the weight file's weight {0} is not a number")]
+    Weight(usize),
+    /// The header passes its checksum but says something this program cannot use.
+    #[error("the weight file's header is not usable: {0}")]
+    Header(String),
+}
+
+/// Why a network's coherence sums could not be read back ([`Network::read_coherence`]).
+#[derive(Debug, Error)]
+pub enum CoherenceError {
+    /// The bytes are not a coherence file.
+    #[error("not a power11 coherence file")]
+    NotCoherence,
+    /// A coherence file of a format this program does not read.
+    #[error("coherence file format {0}, this program reads format {COHERENCE_FORMAT}")]
+    Version(u32),
+    /// The sums were written beside other weights: an older checkpoint's, or another network's.
+    #[error(
+        "its sums belong to other weights (crc32 {0:08x}, not {1:08x}: an earlier checkpoint's, or another network's)"
+    )]
+    OtherWeights(u32, u32),
+    /// The sums are of a network of another size.
+    #[error("it holds sums for {0} weights, not {1}")]
+    Size(u64, usize),
+    /// The file was damaged or cut.
+    #[error("the coherence file is damaged or cut short (its checksum does not match)")]
+    Checksum,
+    /// The network does not track coherence: there is nowhere to read sums into.
+    #[error("the network does not track coherence")]
+    NotTracked,
+    /// Reading failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+/// A stage's state while training: no weights yet, being copied from the stage below, ready.
+const EMPTY: u8 = 0;
+const COPYING: u8 = 1;
+const READY: u8 = 2;
+
+/// The learned evaluation: weights for each stage and tuple.
+pub struct Network {
+    set: TupleSet,
+    stages: Stages,
+    /// Stage-major, then tuple by tuple, each tuple's table indexed by its cells' exponents
+    /// (first cell in the low bits): `f32` bits.
+    weights: Box<[AtomicU32]>,
+    /// Each stage's [`EMPTY`] / [`COPYING`] / [`READY`]; stage 0 is always ready.
+    state: Box<[AtomicU8]>,
+    /// Behind a lock so that a checkpoint can record a run's training while its threads learn.
+    training: Mutex<Training>,
+    /// The checksum of the file it was read from, if it was read from one: with the training
+    /// counters, what tells two networks apart in a bench report.
+    checksum: Option<u32>,
+    /// Temporal coherence, when training uses it ([`Network::track_coherence`]): for each
+    /// weight, the sum of the errors its updates were asked to correct (`f32` bits, low half)
+    /// and the sum of their sizes (high half), in one word so that a thread never reads one
+    /// sum of an update without the other.
+    coherence: Option<Box<[AtomicU64]>>,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Network")
+            .field("set", &self.set)
+            .field("stages", &self.stages)
+            .field("training", &self.training())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Network {
+    /// A network of zeros (it values every board 0, so its first games are random-ish).
+    pub fn new(set: TupleSet, stages: Stages) -> Network {
+        let per_stage = set.weights_per_stage();
+        let count = per_stage * stages.count();
+        let weights = zeroed(count);
+        let state = (0..stages.count())
+            .map(|k| AtomicU8::new(if k == 0 { READY } else { EMPTY }))
+            .collect();
+        Network {
+            set,
+            stages,
+            weights,
+            state,
+            training: Mutex::new(Training::default()),
+            checksum: None,
+            coherence: None,
+        }
+    }
+
+    /// Makes every later [`Network::learn`] scale each weight's step by its **temporal
+    /// coherence** (Beal & Smith 1999; Jaśkowski 2018): the size of the sum of the errors the
+    /// weight was asked to correct over the sum of their sizes. A weight whose errors keep
+    /// pointing one way (it has not learned yet) takes whole steps; one whose errors cancel out
+    /// (it is as right as it gets, and what is left is the game's chance) takes ever smaller
+    /// ones, so each weight anneals at its own pace, without a schedule. The sums are kept in
+    /// memory only (twice the weights' size) and start at zero: a resumed run starts them anew,
+    /// and so does a stage when it is promoted (its weights are a copy of the stage below, but
+    /// its boards are new to them).
+    pub fn track_coherence(&mut self) {
+        if self.coherence.is_none() {
+            self.coherence = Some(zeroed(self.weights.len()));
+        }
+    }
+
+    /// Whether updates are scaled by temporal coherence ([`Network::track_coherence`]).
+    pub fn tracks_coherence(&self) -> bool {
+        self.coherence.is_some()
+    }
+
+    /// A new network that values every board `value` before it has learned anything
+    /// (optimistic initialization, Guei, Chen & Wu 2021): a board's value only falls toward what
+    /// it is worth once training games visit it, so greedy training games are drawn to boards
+    /// they have seen least, which plain TD leaves to the chance of the new tiles. Only the first
+    /// stage starts so; the later ones are promoted copies of it, as in [`Network::new`].
+    pub fn with_initial_value(set: TupleSet, stages: Stages, value: f32) -> Network {
+        let network = Network::new(set, stages);
+        let share = (value / network.feature_count() as f32).to_bits();
+        for weight in &network.weights[..set.weights_per_stage()] {
+            weight.store(share, Ordering::Relaxed);
+        }
+        network
+    }
+
+    /// The tuple set.
+    pub fn tuple_set(&self) -> TupleSet {
+        self.set
+    }
+
+    /// The stage split.
+    pub fn stages(&self) -> &Stages {
+        &self.stages
+    }
+
+    /// The training it has had.
+    pub fn training(&self) -> Training {
+        *self
+            .training
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Records more training (a run adds what it did, at each checkpoint).
+    pub fn add_training(&self, more: Training) {
+        let mut training = self
+            .training
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        training.games = training.games.saturating_add(more.games);
+        training.moves = training.moves.saturating_add(more.moves);
+        training.seconds += more.seconds;
+    }
+
+    /// The network in words: its tuple set, its stages and how many games trained it.
+    pub fn description(&self) -> String {
+        let games = self.training().games;
+        format!(
+            "tuples {}, {}, {games} game{} trained",
+            self.set.name(),
+            self.stages,
+            if games == 1 { "" } else { "s" }
+        )
+    }
+
+    /// The checksum of the weight file it was read from (the file's last four bytes), if it
+    /// was read from one.
+    pub fn file_checksum(&self) -> Option<u32> {
+        self.checksum
+    }
+
+    /// Which network this is, for reports: [`Network::description`] and the checksum of the
+    /// file it was read from.
+    pub fn fingerprint(&self) -> String {
+        let mut text = self.description();
+        if let Some(sum) = self.checksum {
+            let _ = write!(text, ", file crc32 {sum:08x}");
+        }
+        text
+    }
+
+    /// How many stages have weights of their own (trained, or promoted from below).
+    pub fn stages_trained(&self) -> usize {
+        self.state
+            .iter()
+            .filter(|s| s.load(Ordering::Relaxed) == READY)
+            .count()
+    }
+
+    /// The stage whose weights value `board`: its own if it has any, else the nearest below.
+    #[inline]
+    fn stage_for(&self, board: u64) -> usize {
+        if self.stages.thresholds.is_empty() {
+            return 0;
+        }
+        let mut stage = self.stages.of(max_exponent(board));
+        while stage > 0 && self.state[stage].load(Ordering::Acquire) != READY {
+            stage -= 1;
+        }
+        stage
+    }
+
+    /// The weight indices `board` reads in `stage`, one per tuple and symmetry, in the first
+    /// [`Network::feature_count`] entries. Each tuple set's indices are read off the bits in
+    /// closed form (its cells are runs of neighbouring nibbles); a test checks them against
+    /// the cells [`TupleSet::tuples`] lists, which is what the file records.
+    #[inline]
+    fn features(&self, board: u64, stage: usize) -> [u32; MAX_FEATURES] {
+        let base = (stage * self.set.weights_per_stage()) as u32;
+        let mut out = [0u32; MAX_FEATURES];
+        let images = symmetries(board);
+        match self.set {
+            TupleSet::Sixes => {
+                const T: u32 = 1 << 24;
+                for (k, x) in images.into_iter().enumerate() {
+                    let f = &mut out[4 * k..4 * k + 4];
+                    f[0] = base + (x & 0xFF_FFFF) as u32;
+                    f[1] = base + T + ((x >> 16) & 0xFF_FFFF) as u32;
+                    f[2] = base + 2 * T + ((x & 0xFFF) | ((x >> 4) & 0xFF_F000)) as u32;
+                    f[3] = base + 3 * T + (((x >> 16) & 0xFFF) | ((x >> 20) & 0xFF_F000)) as u32;
+                }
+            }
+            TupleSet::Rows => {
+                const T: u32 = 1 << 16;
+                for (k, x) in images.into_iter().enumerate() {
+                    out[2 * k] = base + (x & 0xFFFF) as u32;
+                    out[2 * k + 1] = base + T + ((x >> 16) & 0xFFFF) as u32;
+                }
+            }
+        }
+        out
+    }
+
+    /// How many features a board has: 8 images of each tuple.
+    #[inline]
+    fn feature_count(&self) -> usize {
+        8 * self.set.tuples().len()
+    }
+
+    #[inline]
+    fn weight(&self, index: usize) -> f32 {
+        f32::from_bits(self.weights[index].load(Ordering::Relaxed))
+    }
+
+    /// The network's value of `board` (a 4x4 board in [`crate::Board4`] bits): the sum of its
+    /// features' weights.
+    #[inline]
+    pub fn value(&self, board: u64) -> f32 {
+        let stage = self.stage_for(board);
+        let features = self.features(board, stage);
+        features[..self.feature_count()]
+            .iter()
+            .map(|&i| self.weight(i as usize))
+            .sum()
+    }
+
+    /// Starts fetching the weights `board` reads into the cache, so that a later
+    /// [`Network::value`] or [`Network::learn`] of it finds them there: weights are read at
+    /// random all over the tables, and a read that misses every cache costs far more than
+    /// the arithmetic around it.
+    #[inline]
+    pub fn prefetch(&self, board: u64) {
+        self.prefetch_features(board, false);
+    }
+
+    /// Moves `board`'s value toward `target` by `rate` times the error (each weight it reads
+    /// moves by `rate * error / 8`: the step is shared among the 8 symmetric images, as in
+    /// Szubert & Jaśkowski's and Yeh et al.'s learning rates; with temporal coherence, each
+    /// weight's step is scaled by its coherence first) and returns the new value. The first
+    /// adjustment in a stage with no weights of its own copies the stage below into it.
+    pub fn learn(&self, board: u64, target: f32, rate: f32) -> f32 {
+        let stage = self.adjusted_stage(board);
+        let features = self.features(board, stage);
+        let features = &features[..self.feature_count()];
+        let value: f32 = features.iter().map(|&i| self.weight(i as usize)).sum();
+        let error = target - value;
+        match &self.coherence {
+            None => self.add(features, rate * error / 8.0),
+            Some(sums) => self.add_coherent(sums, features, rate / 8.0, error),
+        }
+    }
+
+    /// [`Network::prefetch`] for a [`Network::learn`] of `board`: its weights, and their
+    /// coherence sums when training tracks them.
+    #[inline]
+    pub fn prefetch_for_learning(&self, board: u64) {
+        self.prefetch_features(board, true);
+    }
+
+    /// Prefetches the weights `board` reads, and their coherence sums if `sums` and training
+    /// tracks them.
+    #[inline]
+    fn prefetch_features(&self, board: u64, sums: bool) {
+        let stage = self.stage_for(board);
+        let features = self.features(board, stage);
+        let coherence = self.coherence.as_deref().filter(|_| sums);
+        for &i in &features[..self.feature_count()] {
+            prefetch(self.weights[i as usize].as_ptr());
+            if let Some(coherence) = coherence {
+                prefetch(coherence[i as usize].as_ptr().cast());
+            }
+        }
+    }
+
+    /// Moves every weight `board` reads by `step / 8` and returns the board's new value (see
+    /// [`Network::learn`]).
+    pub fn adjust(&self, board: u64, step: f32) -> f32 {
+        let stage = self.adjusted_stage(board);
+        let features = self.features(board, stage);
+        self.add(&features[..self.feature_count()], step / 8.0)
+    }
+
+    /// The stage whose weights an adjustment of `board` moves: its own, promoted if needed.
+    #[inline]
+    fn adjusted_stage(&self, board: u64) -> usize {
+        let stage = self.stage_for(board);
+        if self.stages.thresholds.is_empty() {
+            return stage;
+        }
+        let wanted = self.stages.of(max_exponent(board));
+        if stage < wanted {
+            self.promote(wanted);
+            return self.stage_for(board);
+        }
+        stage
+    }
+
+    /// Adds `share` to each weight of `features` and returns their new sum. A weight read by
+    /// several features (a board with two equal lines) moves once per feature, so the sum is
+    /// taken again after every weight has moved.
+    #[inline]
+    fn add(&self, features: &[u32], share: f32) -> f32 {
+        for &i in features {
+            let w = self.weight(i as usize) + share;
+            self.weights[i as usize].store(w.to_bits(), Ordering::Relaxed);
+        }
+        features.iter().map(|&i| self.weight(i as usize)).sum()
+    }
+
+    /// [`Network::add`] under temporal coherence: each weight moves by `rate * error` times
+    /// its coherence (1 for a weight never updated), then `error` is added to its sums. The
+    /// sums hold the raw error, not the step, so that a rate schedule does not bend them. A
+    /// weight the board reads twice sees its sums with the first reading's error in them.
+    ///
+    /// |sum| <= size holds for each update, but rounding, or two threads' updates of one weight
+    /// where one is lost, can break it by a little: the coherence is capped at 1, so a step is
+    /// never more than a whole one. Past some 2^24 updates of a weight its sums grow no more
+    /// (an `f32` adds nothing that small to them), and its coherence stays where it is.
+    #[inline]
+    fn add_coherent(&self, sums: &[AtomicU64], features: &[u32], rate: f32, error: f32) -> f32 {
+        for &i in features {
+            let i = i as usize;
+            let pair = sums[i].load(Ordering::Relaxed);
+            let (sum, size) = (
+                f32::from_bits(pair as u32),
+                f32::from_bits((pair >> 32) as u32),
+            );
+            let coherence = if size > 0.0 {
+                (sum.abs() / size).min(1.0)
+            } else {
+                1.0
+            };
+            let w = self.weight(i) + rate * coherence * error;
+            self.weights[i].store(w.to_bits(), Ordering::Relaxed);
+            let (sum, size) = (sum + error, size + error.abs());
+            let pair = u64::from(sum.to_bits()) | (u64::from(size.to_bits()) << 32);
+            sums[i].store(pair, Ordering::Relaxed);
+        }
+        features.iter().map(|&i| self.weight(i as usize)).sum()
+    }
+
+    /// The first weight that is not a finite number, if any: a learning rate too high makes
+    /// values overshoot and grow without bound, and such weights must not replace a good file.
+    pub fn first_non_finite(&self) -> Option<usize> {
+        self.weights
+            .iter()
+            .position(|w| !f32::from_bits(w.load(Ordering::Relaxed)).is_finite())
+    }
+
+    /// Gives `stage` weights of its own, a copy of the nearest stage below that has them. One
+    /// thread copies; the others keep using the stage below until the copy is done.
+    fn promote(&self, stage: usize) {
+        if self.state[stage]
+            .compare_exchange(EMPTY, COPYING, Ordering::AcqRel, Ordering::Relaxed)
+            .is_err()
+        {
+            return;
+        }
+        let mut from = stage - 1;
+        while from > 0 && self.state[from].load(Ordering::Acquire) != READY {
+            from -= 1;
+        }
+        let per_stage = self.set.weights_per_stage();
+        for i in 0..per_stage {
+            let w = self.weights[from * per_stage + i].load(Ordering::Relaxed);
+            self.weights[stage * per_stage + i].store(w, Ordering::Relaxed);
+        }
+        self.state[stage].store(READY, Ordering::Release);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::board::Board;
+    use crate::model::packed::Board4;
+
+    fn bits(rows: &[[u64; 4]]) -> u64 {
+        let rows: Vec<Vec<u64>> = rows.iter().map(|r| r.to_vec()).collect();
+        Board4::from_board(&Board::from_values(&rows).unwrap())
+            .unwrap()
+            .bits()
+    }
+
+    #[test]
+    fn the_eight_symmetries_are_the_mirror_images_and_rotations() {
+        let b = bits(&[[2, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 8]]);
+        let images = symmetries(b);
+        let mut distinct = images.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 8);
+        assert_eq!(
+            images[1],
+            bits(&[[0, 0, 4, 2], [0, 0, 0, 0], [0, 0, 0, 0], [8, 0, 0, 0]])
+        );
+        assert_eq!(
+            images[2],
+            bits(&[[0, 0, 0, 8], [0, 0, 0, 0], [0, 0, 0, 0], [2, 4, 0, 0]])
+        );
+        assert_eq!(
+            images[4],
+            bits(&[[2, 0, 0, 0], [4, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 8]])
+        );
+        // Every image of an image is an image (the 8 form a group).
+        for image in images {
+            let mut again = symmetries(image).to_vec();
+            again.sort_unstable();
+            assert_eq!(again, distinct);
+        }
+    }
+
+    #[test]
+    fn the_closed_form_features_read_the_listed_cells() {
+        let mut rng = crate::model::random::seeded(2);
+        for &set in TupleSet::ALL {
+            assert!(8 * set.tuples().len() <= MAX_FEATURES);
+            let net = Network::new(set, Stages::single());
+            for _ in 0..200 {
+                let board = (0..16).fold(0u64, |b, i| {
+                    b | ((crate::model::random::below(&mut rng, 16) as u64) << (4 * i))
+                });
+                let fast = net.features(board, 0);
+                let mut k = 0;
+                for image in symmetries(board) {
+                    let mut offset = 0;
+                    for (t, tuple) in set.tuples().iter().enumerate() {
+                        let mut index = offset;
+                        offset += 1 << (4 * tuple.len());
+                        for (j, &cell) in tuple.iter().enumerate() {
+                            index |= (((image >> (4 * cell)) & 0xF) as usize) << (4 * j);
+                        }
+                        assert_eq!(fast[k] as usize, index, "{set:?} tuple {t}");
+                        k += 1;
+                    }
+                }
+                assert_eq!(k, net.feature_count());
+            }
+        }
+    }
+
+    #[test]
+    fn symmetric_boards_have_the_same_value() {
+        let net = Network::new(TupleSet::Rows, Stages::single());
+        let b = bits(&[[2, 4, 8, 0], [0, 16, 0, 0], [0, 0, 2, 0], [0, 0, 0, 32]]);
+        net.adjust(b, 10.0);
+        let v = net.value(b);
+        for image in symmetries(b) {
+            assert!((net.value(image) - v).abs() < 1e-4);
+        }
+    }
+
+    #[test]
+    fn an_adjustment_moves_the_value_by_its_step() {
+        // Rows: 2 tuples x 8 images = 16 features, each moved by step / 8, so the value
+        // moves by 2 x step when no two features share a weight.
+        let net = Network::new(TupleSet::Rows, Stages::single());
+        let b = bits(&[
+            [2, 4, 8, 16],
+            [32, 64, 128, 256],
+            [2, 2, 4, 8],
+            [4, 8, 16, 32],
+        ]);
+        let after = net.adjust(b, 1.0);
+        assert!((after - 2.0).abs() < 1e-5, "{after}");
+        assert!((net.value(b) - after).abs() < 1e-6);
+    }
+
+    #[test]
+    fn an_adjustment_returns_the_new_value_when_features_share_weights() {
+        // An empty board: every line reads 0, so all 16 features are 2 weights, each read 8
+        // times. A step of 1 moves each by 1/8 per read: the value rises by 16 x 8 x 1/8.
+        let net = Network::new(TupleSet::Rows, Stages::single());
+        let after = net.adjust(0, 1.0);
+        assert!(
+            (after - net.value(0)).abs() < 1e-5,
+            "{after} vs {}",
+            net.value(0)
+        );
+        assert!((after - 16.0).abs() < 1e-4, "{after}");
+        let learned = net.learn(0, 0.0, 0.01);
+        assert!((learned - net.value(0)).abs() < 1e-5);
+    }
+
+    #[test]
+    fn temporal_coherence_shrinks_the_steps_of_weights_whose_errors_cancel_out() {
+        // Every line of it differs from the others, read either way: 16 weights of their own.
+        let board = bits(&[
+            [2, 4, 8, 16],
+            [32, 64, 128, 256],
+            [512, 1024, 2048, 4096],
+            [8192, 16384, 2, 4],
+        ]);
+        let mut coherent = Network::new(TupleSet::Rows, Stages::single());
+        coherent.track_coherence();
+        assert!(coherent.tracks_coherence());
+        let plain = Network::new(TupleSet::Rows, Stages::single());
+        let close = |a: f32, b: f32| (a - b).abs() < 1e-4;
+        // 16 weights, each moved by 0.25 * error / 8: the value moves by half the error.
+        // The first two updates meet no cancelling error: whole steps, as without coherence.
+        for network in [&coherent, &plain] {
+            assert!(close(network.learn(board, 8.0, 0.25), 4.0));
+            assert!(close(network.learn(board, 0.0, 0.25), 2.0));
+        }
+        // Errors of +8 and -4 so far: coherence |8 - 4| / (8 + 4) = 1/3. The next error, -2,
+        // moves the value by a third of the plain step of -1.
+        assert!(close(plain.learn(board, 0.0, 0.25), 1.0));
+        let value = coherent.learn(board, 0.0, 0.25);
+        assert!(close(value, 2.0 - 1.0 / 3.0), "{value}");
+        // Sums of +8, -4, -2: the next error, -1, at rate 0.5 (a plain step of -1) meets the
+        // coherence 2 / 14.
+        let value = coherent.learn(board, value - 1.0, 0.5);
+        let expected = 2.0 - 1.0 / 3.0 - 1.0 / 7.0;
+        assert!(close(value, expected), "{value}");
+        // The sums hold errors, not steps: now 1 / 15 (sums of the steps taken, 0.25 x (8 - 4
+        // - 2) - 0.5 x 1 = 0, would stop the weights).
+        let value = coherent.learn(board, value - 1.0, 0.25);
+        assert!(close(value, expected - 0.5 / 15.0), "{value}");
+        // Weights no update has touched (no line of this board is one of the other's) take
+        // whole steps: the same as without coherence.
+        let other = bits(&[[4, 2, 0, 0], [0; 4], [0; 4], [0; 4]]);
+        let whole = plain.learn(other, 8.0, 0.25);
+        assert!(whole > 4.0); // weights it reads more than once move more than once
+        assert!(close(coherent.learn(other, 8.0, 0.25), whole));
+    }
+
+    #[test]
+    fn coherence_sums_round_trip_and_only_into_the_weights_they_were_written_with() {
+        let board = bits(&[[2, 4, 8, 16], [32, 0, 0, 0], [0; 4], [0; 4]]);
+        let trained = |errors: &[f32]| {
+            let mut network = Network::new(TupleSet::Rows, Stages::single());
+            network.track_coherence();
+            for &target in errors {
+                network.learn(board, target, 0.25);
+            }
+            network
+        };
+        let network = trained(&[8.0, -4.0, 6.0]);
+        let mut bytes = Vec::new();
+        network.write_coherence(0xABCD, &mut bytes).unwrap();
+        // Header, a u64 a weight, a CRC-32.
+        let weights = TupleSet::Rows.weights_per_stage();
+        assert_eq!(bytes.len(), 24 + 8 * weights + 4);
+        let sums = |n: &Network| -> Vec<u64> {
+            n.coherence
+                .as_ref()
+                .unwrap()
+                .iter()
+                .map(|p| p.load(Ordering::Relaxed))
+                .collect()
+        };
+        let fresh = || trained(&[]);
+        let mut read = fresh();
+        read.read_coherence(0xABCD, &mut &bytes[..]).unwrap();
+        assert!(sums(&read) == sums(&network));
+        // An error of 8 moves both alike, less than a network without sums: the coherence
+        // carried over.
+        let moved = |n: &Network| {
+            let before = n.value(board);
+            n.learn(board, before + 8.0, 0.25) - before
+        };
+        let (carried, original, whole) = (moved(&read), moved(&network), moved(&fresh()));
+        assert!((carried - original).abs() < 1e-4 && carried < 0.9 * whole);
+        // Anything else leaves the sums at zero.
+        let zero = sums(&fresh());
+        let refused = |bytes: &[u8], checksum: u32| {
+            let mut network = fresh();
+            let error = network
+                .read_coherence(checksum, &mut &bytes[..])
+                .unwrap_err();
+            assert!(sums(&network) == zero, "{error}");
+            error.to_string()
+        };
+        assert!(
+            refused(&bytes, 0x1234)
+                .contains("belong to other weights (crc32 0000abcd, not 00001234")
+        );
+        let mut damaged = bytes.clone();
+        damaged[24 + 8 * 100] ^= 1;
+        assert!(refused(&damaged, 0xABCD).contains("damaged"));
+        assert!(refused(&bytes[..bytes.len() - 1], 0xABCD).contains("damaged"));
+        assert!(refused(&[&bytes[..], &[0]].concat(), 0xABCD).contains("damaged"));
+        assert!(refused(&bytes[..10], 0xABCD).contains("not a power11 coherence file"));
+        let mut newer = bytes.clone();
+        newer[8] = 2;
+        assert!(refused(&newer, 0xABCD).contains("format 2"));
+        let mut bigger = Network::new(TupleSet::Rows, Stages::split_at(&[6]).unwrap());
+        bigger.track_coherence();
+        let error = bigger.read_coherence(0xABCD, &mut &bytes[..]).unwrap_err();
+        assert!(error.to_string().contains("not 262144"), "{error}");
+        // A network that does not track coherence writes nothing and reads nothing.
+        let mut plain = Network::new(TupleSet::Rows, Stages::single());
+        let mut none = Vec::new();
+        plain.write_coherence(1, &mut none).unwrap();
+        assert!(none.is_empty());
+        assert!(matches!(
+            plain.read_coherence(0xABCD, &mut &bytes[..]),
+            Err(CoherenceError::NotTracked)
+        ));
+    }
+
+    #[test]
+    #[allow(clippy::float_cmp)] // 1000 / 16 = 62.5, summed 16 times: exact
+    fn an_optimistic_network_values_every_board_at_its_initial_value_until_it_learns() {
+        let stages = Stages::split_at(&[11]).unwrap();
+        let net = Network::with_initial_value(TupleSet::Rows, stages, 1000.0);
+        let early = bits(&[[2, 4, 8, 16], [32, 0, 0, 0], [0; 4], [0; 4]]);
+        let late = bits(&[[2048, 4, 8, 16], [0; 4], [0; 4], [0; 4]]);
+        for board in [0, early, late] {
+            assert_eq!(net.value(board), 1000.0);
+        }
+        // A late board promotes the early stage's weights as they are, optimism included;
+        // then learning an early board that ended a game (target 0) brings its value down and
+        // leaves the late stage alone.
+        assert_eq!(net.learn(late, 1000.0, 0.1), 1000.0);
+        assert_eq!(net.stages_trained(), 2);
+        let learned = net.learn(early, 0.0, 0.1);
+        assert!(learned < 1000.0, "{learned}");
+        assert_eq!(net.value(late), 1000.0);
+        // The optimism survives the file (62.5 is exact in f16).
+        let back = Network::from_bytes(&net.to_bytes()).unwrap();
+        assert_eq!(back.value(late), 1000.0);
+        assert_eq!(back.value(early), net.value(early));
+    }
+
+    #[test]
+    fn stages_split_by_the_largest_tile_and_promote_from_below() {
+        let stages = Stages::split_at(&[14, 15]).unwrap();
+        assert_eq!((stages.of(13), stages.of(14), stages.of(15)), (0, 1, 2));
+        assert_eq!(stages.to_string(), "stages split at 16384, 32768");
+        assert_eq!(Stages::single().to_string(), "one stage");
+        assert!(Stages::split_at(&[15, 14]).is_err());
+        assert!(Stages::split_at(&[0]).is_err());
+        assert!(Stages::split_at(&[12, 13, 14, 15]).is_err());
+
+        let net = Network::new(TupleSet::Rows, stages);
+        let early = bits(&[[2, 4, 0, 0], [0; 4], [0; 4], [0; 4]]);
+        let mut late = early;
+        late |= 14 << 60; // a 16384 in the last cell
+        net.adjust(early, 8.0);
+        assert_eq!(net.stages_trained(), 1);
+        // Stage 1 has no weights: it reads stage 0's.
+        let before = net.value(late);
+        let early_value = net.value(early);
+        // Adjusting a stage-1 board copies stage 0 up first, then moves only stage 1.
+        net.adjust(late, 4.0);
+        assert_eq!(net.stages_trained(), 2);
+        assert!(net.value(late) > before);
+        assert!((net.value(early) - early_value).abs() < 1e-6);
+    }
+
+    #[test]
+    fn weights_round_trip_through_bytes_as_f16() {
+        let net = Network::new(TupleSet::Rows, Stages::split_at(&[11]).unwrap());
+        let a = bits(&[[2, 4, 8, 16], [0; 4], [0; 4], [0; 4]]);
+        let b = bits(&[[2048, 4, 8, 16], [0; 4], [0; 4], [0; 4]]);
+        net.adjust(a, 1234.5);
+        net.adjust(b, -77.25);
+        net.add_training(Training {
+            games: 3,
+            moves: 400,
+            seconds: 1.5,
+        });
+        let bytes = net.to_bytes();
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(back.training(), net.training());
+        assert_eq!(back.stages(), net.stages());
+        assert_eq!(back.stages_trained(), 2);
+        for board in [a, b] {
+            let (x, y) = (net.value(board), back.value(board));
+            assert!((x - y).abs() <= x.abs() * 1e-3, "{x} vs {y}");
+        }
+        assert_eq!(back.to_bytes(), bytes);
+    }
+
+    #[test]
+    fn damaged_and_foreign_files_are_refused() {
+        let net = Network::new(TupleSet::Rows, Stages::single());
+        let bytes = net.to_bytes();
+        assert_eq!(
+            Network::from_bytes(b"hello").unwrap_err(),
+            NetworkError::NotWeights
+        );
+        assert_eq!(
+            Network::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err(),
+            NetworkError::Checksum
+        );
+        let mut flipped = bytes.clone();
+        flipped[100] ^= 1;
+        assert_eq!(
+            Network::from_bytes(&flipped).unwrap_err(),
+            NetworkError::Checksum
+        );
+        let mut newer = bytes.clone();
+        newer[8] = 9;
+        assert_eq!(
+            Network::from_bytes(&newer).unwrap_err(),
+            NetworkError::Version(9)
+        );
+        assert_eq!(
+            Network::from_bytes(&bytes[..10]).unwrap_err(),
+            NetworkError::Checksum
+        );
+        // A file whose header is consistent with its checksum but names other cells.
+        let mut other = bytes[..bytes.len() - 4].to_vec();
+        let cells_at = WEIGHTS_MAGIC.len() + 4 + 1 + 3 + 1 + 1;
+        other[cells_at] = 15;
+        let sum = crc32fast::hash(&other);
+        other.extend_from_slice(&sum.to_le_bytes());
+        assert!(matches!(
+            Network::from_bytes(&other).unwrap_err(),
+            NetworkError::Header(m) if m.contains("not those of the tuple set '2x4'")
+        ));
+        // A non-finite weight.
+        let mut infinite = bytes[..bytes.len() - 4].to_vec();
+        let last = infinite.len() - 2;
+        infinite[last..].copy_from_slice(&half::f16::INFINITY.to_le_bytes());
+        let sum = crc32fast::hash(&infinite);
+        infinite.extend_from_slice(&sum.to_le_bytes());
+        assert!(matches!(
+            Network::from_bytes(&infinite).unwrap_err(),
+            NetworkError::Weight(_)
+        ));
+    }
+}

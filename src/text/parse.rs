@@ -1,0 +1,486 @@
+//! Reading: save files and board files, with line-numbered `ParseError`s.
+
+use super::shorten;
+use crate::model::board::{Board, BoardError, exponent_of};
+use crate::model::game::{Snapshot, Timeline};
+use crate::model::rules::Score;
+use crate::model::size::Size;
+use std::cmp::Reverse;
+use std::collections::BTreeMap;
+use thiserror::Error;
+
+/// What is wrong with a line of a board or save file.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Problem {
+    /// The file has no board at all.
+    #[error("no board found")]
+    Empty,
+    /// A state does not start with a score line.
+    #[error("expected a 'Score: N' line, found '{0}'")]
+    ExpectedScore(String),
+    /// The score is not an integer.
+    #[error("bad score '{0}': expected a whole number")]
+    BadScore(String),
+    /// A board does not start with its frame.
+    #[error("expected a line of '#' (the top of a board), found '{0}'")]
+    ExpectedTopFrame(String),
+    /// A score line is the last thing in the file: its board is missing.
+    #[error("a score with no board after it")]
+    NoBoardAfterScore,
+    /// The file ends inside a board (reported at the board's top frame, the last line that
+    /// says anything about it).
+    #[error("the board that starts here is not closed by a line of '#'")]
+    MissingBottomFrame,
+    /// A whole number that no tile can be: negative, or past the largest (2^63).
+    #[error("'{0}' is not a tile: tiles are powers of two from 2 to 2^63, and 0 is an empty cell")]
+    NoSuchTile(String),
+    /// A file of one line holds more numbers than a row can, and not a square number of them.
+    #[error(
+        "{0} numbers on one line: a board needs n*n of them (9, 16, 25, 36, 49 or 64), or n lines of n"
+    )]
+    OneLineCount(usize),
+    /// A file of one number per line does not hold a square number of them.
+    #[error(
+        "{0} numbers, one per line: a board needs n*n of them (9, 16, 25, 36, 49 or 64), optionally after a line holding n"
+    )]
+    NumberCount(usize),
+    /// The board holds no tile at all (no game can reach it).
+    #[error("the board has no tile: at least one cell must hold a 2 or more")]
+    NoTile,
+    /// A framed row does not start and end with '#'.
+    #[error("a board row must start and end with '#'")]
+    RowNotFramed,
+    /// A row has the wrong number of cells.
+    #[error("expected {expected} cells, found {found}")]
+    CellCount {
+        /// The count most rows have (on a tie, the one that comes first in the file).
+        expected: usize,
+        /// This row's.
+        found: usize,
+    },
+    /// The board is not square.
+    #[error("expected {expected} rows of {expected} cells, found {found} row{}", if *found == 1 { "" } else { "s" })]
+    RowCount {
+        /// Cells per row.
+        expected: usize,
+        /// Rows found.
+        found: usize,
+    },
+    /// A cell is not a number.
+    #[error("'{0}' is not a number")]
+    NotNumber(String),
+    /// A cell or the size is invalid.
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    /// A later state has a different size than the first.
+    #[error("this board is {found}x{found}, the first one is {expected}x{expected}")]
+    MixedSizes {
+        /// The first board's size.
+        expected: usize,
+        /// This one's.
+        found: usize,
+    },
+}
+
+/// A [`Problem`] and the 1-based line it was found on.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("line {line}: {problem}")]
+pub struct ParseError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong there.
+    pub problem: Problem,
+}
+
+fn fail<T>(line: usize, problem: Problem) -> Result<T, ParseError> {
+    Err(ParseError { line, problem })
+}
+
+/// The lines of a text file: BOM, `\r` and trailing blanks removed. Lines end in LF or CRLF
+/// (any CRs before the LF are trailing blanks); a file with no LF at all (an old Mac file) ends
+/// them in CR.
+pub(crate) fn lines_of(text: &str) -> Vec<&str> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.contains('\n') {
+        text.lines().map(str::trim_end).collect()
+    } else {
+        text.split_terminator('\r').map(str::trim_end).collect()
+    }
+}
+
+/// Reads a save file: one or more states, each a score line (`Score: N` or a bare number) and a
+/// framed board, all of one size, in either order (see [`newest_first`]). Liberal in the shape
+/// (frames of any length, cells of any width or alignment, `0` for empty, `|` inside the frame,
+/// blank lines between states or between a score and its board, indented boards, CRLF or
+/// lone-CR line ends, no final newline); strict in the content (cell counts,
+/// powers of two, one size, whole-number scores, nothing else in the file).
+pub fn parse_save(text: &str) -> Result<Timeline, ParseError> {
+    parse_framed(&lines_of(text), true)
+}
+
+/// Reads a board file in any accepted format: a grid of numbers (blanks or commas, 0 = empty,
+/// optionally preceded by a line holding just the size), a framed board with or without a
+/// `Score:` line, or a whole save file.
+pub fn parse_board_file(text: &str) -> Result<Timeline, ParseError> {
+    let lines = lines_of(text);
+    let first = lines.iter().map(|l| l.trim_start()).find(|l| !l.is_empty());
+    match first {
+        None => fail(1, Problem::Empty),
+        Some(l) if l.starts_with('#') || l.starts_with("Score:") => parse_framed(&lines, false),
+        Some(_) if lines.iter().any(|l| l.trim_start().starts_with('#')) => {
+            parse_framed(&lines, false)
+        }
+        Some(_) => parse_numbers(&lines).map(Timeline::new),
+    }
+}
+
+fn is_frame(line: &str) -> bool {
+    !line.is_empty() && line.bytes().all(|b| b == b'#')
+}
+
+fn parse_cell(text: &str) -> Result<u8, Problem> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(0);
+    }
+    let value: u64 = text.parse().map_err(|_| {
+        let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            Problem::NoSuchTile(shorten(text))
+        } else {
+            Problem::NotNumber(shorten(text))
+        }
+    })?;
+    Ok(exponent_of(value)?)
+}
+
+/// The score a line gives, if it is a score line: `Score: N` (as this program and most others
+/// write it) or a bare whole number (as some others do).
+fn score_line(line: &str) -> Option<&str> {
+    let line = line.trim();
+    if let Some(rest) = line.strip_prefix("Score:") {
+        return Some(rest.trim());
+    }
+    let digits = line.strip_prefix('-').unwrap_or(line);
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then_some(line)
+}
+
+/// Reads framed states into a timeline, whichever order the file lists them in (see
+/// [`newest_first`]).
+fn parse_framed(lines: &[&str], require_score: bool) -> Result<Timeline, ParseError> {
+    let end = lines
+        .iter()
+        .rposition(|l| !l.trim().is_empty())
+        .map_or(0, |p| p + 1);
+    if end == 0 {
+        return fail(1, Problem::Empty);
+    }
+    let mut states: Vec<Snapshot> = Vec::new();
+    let mut i = 0;
+    while i < end {
+        // Blank lines may stand between states.
+        if lines[i].trim().is_empty() {
+            i += 1;
+            continue;
+        }
+        let score = match score_line(lines[i]) {
+            Some(text) => {
+                let score = text
+                    .parse::<Score>()
+                    .or_else(|_| fail(i + 1, Problem::BadScore(shorten(text))))?;
+                let score_at = i;
+                i += 1;
+                // Blank lines may stand between a score and its board too.
+                while i < end && lines[i].trim().is_empty() {
+                    i += 1;
+                }
+                if i == end {
+                    return fail(score_at + 1, Problem::NoBoardAfterScore);
+                }
+                score
+            }
+            None if require_score || !states.is_empty() => {
+                return fail(i + 1, Problem::ExpectedScore(shorten(lines[i])));
+            }
+            None => 0,
+        };
+        let (board, next) = parse_framed_board(lines, i, end)?;
+        if let Some(first) = states.first()
+            && first.board.size() != board.size()
+        {
+            let problem = Problem::MixedSizes {
+                expected: first.board.size(),
+                found: board.size(),
+            };
+            return fail(i + 1, problem);
+        }
+        states.push(Snapshot { board, score });
+        i = next;
+    }
+    if newest_first(&states) {
+        states.reverse();
+    }
+    let mut timeline = Timeline::new(states[0]);
+    for state in states.into_iter().skip(1) {
+        timeline
+            .push(state)
+            .expect("every board has the first one's size (checked above)");
+    }
+    Ok(timeline)
+}
+
+/// Whether states listed in file order run from the newest to the oldest (as power11 wrote them
+/// before version 0.2) rather than from the game's start (as the other Power-11 programs and
+/// power11 now write them).
+///
+/// The file itself tells: every move that spawns a tile adds it to the tile sum, and a merge
+/// score never falls (a merge is worth 4 or more). The tile sums decide if they change at all;
+/// otherwise the score changes larger than 1 (a change of 1 either way is a +1/-1 score, which
+/// tells nothing); a file that cannot tell (no spawns, +1/-1 scoring) is read as oldest first.
+pub fn newest_first(states: &[Snapshot]) -> bool {
+    /// `Some(true)` if the steps that count mostly fall, `Some(false)` if they mostly rise.
+    fn direction(steps: impl Iterator<Item = std::cmp::Ordering>) -> Option<bool> {
+        let (mut up, mut down) = (0usize, 0usize);
+        for step in steps {
+            match step {
+                std::cmp::Ordering::Greater => up += 1,
+                std::cmp::Ordering::Less => down += 1,
+                std::cmp::Ordering::Equal => {}
+            }
+        }
+        (up + down > 0).then_some(down > up)
+    }
+    let pairs = || states.iter().zip(states.iter().skip(1));
+    let sums = pairs().map(|(a, b)| b.board.tile_sum().cmp(&a.board.tile_sum()));
+    let merges = pairs().map(|(a, b)| match b.score - a.score {
+        -1..=1 => std::cmp::Ordering::Equal,
+        delta => delta.cmp(&0),
+    });
+    direction(sums)
+        .or_else(|| direction(merges))
+        .unwrap_or(false)
+}
+
+fn parse_framed_board(
+    lines: &[&str],
+    start: usize,
+    end: usize,
+) -> Result<(Board, usize), ParseError> {
+    // Frames, like rows, may be indented.
+    match lines.get(start) {
+        Some(l) if start < end && is_frame(l.trim_start()) => {}
+        Some(l) if start < end => return fail(start + 1, Problem::ExpectedTopFrame(shorten(l))),
+        _ => return fail(start + 1, Problem::MissingBottomFrame),
+    }
+    let mut cells: Vec<u8> = Vec::new();
+    let mut per_row = 0;
+    let mut rows = 0;
+    let mut i = start + 1;
+    loop {
+        if i >= end {
+            return fail(start + 1, Problem::MissingBottomFrame);
+        }
+        // Frames and rows may have any width: other programs draw frames of their own length
+        // and cells left-aligned or wider than 4. What must agree is the number of cells.
+        let line = lines[i].trim_start();
+        if is_frame(line) {
+            break;
+        }
+        let inner = line
+            .strip_prefix('#')
+            .and_then(|l| l.strip_suffix('#'))
+            .ok_or(ParseError {
+                line: i + 1,
+                problem: Problem::RowNotFramed,
+            })?;
+        // Some programs draw a `|` just inside each `#`: `#|   2|   4|#`.
+        let inner = inner.strip_prefix('|').unwrap_or(inner);
+        let inner = inner.strip_suffix('|').unwrap_or(inner);
+        let row: Vec<u8> = inner
+            .split('|')
+            .map(parse_cell)
+            .collect::<Result<_, _>>()
+            .or_else(|p| fail(i + 1, p))?;
+        if rows == 0 {
+            per_row = row.len();
+        } else if row.len() != per_row {
+            return fail(
+                i + 1,
+                Problem::CellCount {
+                    expected: per_row,
+                    found: row.len(),
+                },
+            );
+        }
+        if rows == Size::MAX {
+            // A ninth row: a 9x9 (or larger) board is a size, not a miscount.
+            let problem = match Size::new(per_row) {
+                Err(e) => Problem::Board(BoardError::BadSize(e)),
+                Ok(_) => Problem::RowCount {
+                    expected: per_row,
+                    found: rows + 1,
+                },
+            };
+            return fail(i + 1, problem);
+        }
+        cells.extend(row);
+        rows += 1;
+        i += 1;
+    }
+    if rows != per_row || Size::new(rows).is_err() {
+        let problem = if rows == per_row {
+            Problem::Board(BoardError::BadSize(
+                Size::new(rows).expect_err("checked just above"),
+            ))
+        } else {
+            Problem::RowCount {
+                expected: per_row,
+                found: rows,
+            }
+        };
+        return fail(i + 1, problem);
+    }
+    let board = Board::from_exponents(rows, &cells).or_else(|e| fail(i + 1, e.into()))?;
+    if board.max_exponent() == 0 {
+        return fail(i + 1, Problem::NoTile);
+    }
+    Ok((board, i + 1))
+}
+
+fn parse_numbers(lines: &[&str]) -> Result<Snapshot, ParseError> {
+    // The lines that hold numbers, with their 1-based line numbers and their tokens.
+    let mut token_lines: Vec<(usize, Vec<&str>)> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let tokens: Vec<&str> = line
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|t| !t.is_empty())
+                .collect();
+            (i + 1, tokens)
+        })
+        .filter(|(_, tokens)| !tokens.is_empty())
+        .collect();
+    // An optional first line holding just the size, as some board files have. It is a count,
+    // not a tile, so it is read before any cell is (3 is a size, not a bad tile).
+    let mut declared = None;
+    if let [(line, first), (_, second), ..] = token_lines.as_slice()
+        && first.len() == 1
+        && second.len() > 1
+    {
+        let size: usize = first[0]
+            .parse()
+            .or_else(|_| fail(*line, Problem::NotNumber(shorten(first[0]))))?;
+        if let Err(e) = Size::new(size) {
+            return fail(*line, Problem::Board(BoardError::BadSize(e)));
+        }
+        declared = Some((*line, size));
+        token_lines.remove(0);
+    }
+    // n*n numbers one per line (a 3x3 state typed as 9 lines), optionally after a line holding
+    // n: regrouped into n rows of n, each cell keeping its own line for messages.
+    if token_lines.len() > 1 && token_lines.iter().all(|(_, tokens)| tokens.len() == 1) {
+        token_lines = one_per_line(token_lines)?;
+    }
+    // n*n numbers on one line: the rows one after the other. More numbers than the widest row
+    // has, and not n*n of them, are counted in the message.
+    if let [(line, tokens)] = token_lines.as_slice() {
+        let line = *line;
+        match side_of(tokens.len()) {
+            Some(n) if declared.is_none_or(|(_, size)| size == n) => {
+                token_lines = tokens.chunks(n).map(|row| (line, row.to_vec())).collect();
+            }
+            None if tokens.len() > Size::MAX => {
+                return fail(line, Problem::OneLineCount(tokens.len()));
+            }
+            _ => {}
+        }
+    }
+    let mut rows: Vec<(usize, Vec<u8>)> = Vec::new();
+    for (line, tokens) in token_lines {
+        let row: Vec<u8> = tokens
+            .iter()
+            .map(|t| parse_cell(t))
+            .collect::<Result<_, _>>()
+            .or_else(|p| fail(line, p))?;
+        rows.push((line, row));
+    }
+    if let Some((size_line, size)) = declared
+        && (rows.len() != size || rows[0].1.len() != size)
+    {
+        return fail(
+            size_line,
+            Problem::RowCount {
+                expected: size,
+                found: rows.len(),
+            },
+        );
+    }
+    // The row length most rows agree on (on a tie, the one that comes first in the file), so
+    // that a message names the odd row out rather than the rows after an odd first one.
+    let mut lengths: BTreeMap<usize, (usize, Reverse<usize>)> = BTreeMap::new();
+    for (i, (_, row)) in rows.iter().enumerate() {
+        lengths.entry(row.len()).or_insert((0, Reverse(i))).0 += 1;
+    }
+    let per_row = lengths
+        .iter()
+        .max_by_key(|(_, seen)| **seen)
+        .map_or(0, |(&len, _)| len);
+    for (line, row) in &rows {
+        if row.len() != per_row {
+            return fail(
+                *line,
+                Problem::CellCount {
+                    expected: per_row,
+                    found: row.len(),
+                },
+            );
+        }
+    }
+    let last_line = rows.last().map_or(1, |(l, _)| *l);
+    if rows.len() != per_row {
+        return fail(
+            last_line,
+            Problem::RowCount {
+                expected: per_row,
+                found: rows.len(),
+            },
+        );
+    }
+    let cells: Vec<u8> = rows.into_iter().flat_map(|(_, r)| r).collect();
+    let board = Board::from_exponents(per_row, &cells).or_else(|e| fail(last_line, e.into()))?;
+    if board.max_exponent() == 0 {
+        return fail(last_line, Problem::NoTile);
+    }
+    Ok(Snapshot { board, score: 0 })
+}
+
+/// The side of a square board of `count` cells, if there is one.
+fn side_of(count: usize) -> Option<usize> {
+    (Size::MIN..=Size::MAX).find(|n| n * n == count)
+}
+
+/// Regroups lines of one number each into the rows of a square board: n*n of them, or n and
+/// then n*n. Parse errors of a cell still name the cell's own line.
+fn one_per_line(
+    mut token_lines: Vec<(usize, Vec<&str>)>,
+) -> Result<Vec<(usize, Vec<&str>)>, ParseError> {
+    let count = token_lines.len();
+    let n = if let Some(n) = side_of(count) {
+        n
+    } else {
+        let declared = token_lines[0].1[0].parse::<usize>().ok();
+        let Some(n) = side_of(count - 1).filter(|&n| declared == Some(n)) else {
+            return fail(token_lines[count - 1].0, Problem::NumberCount(count));
+        };
+        token_lines.remove(0);
+        n
+    };
+    for (line, tokens) in &token_lines {
+        parse_cell(tokens[0]).or_else(|p| fail(*line, p))?;
+    }
+    Ok(token_lines
+        .chunks(n)
+        .map(|row| (row[n - 1].0, row.iter().map(|(_, t)| t[0]).collect()))
+        .collect())
+}
