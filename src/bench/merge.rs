@@ -3,8 +3,8 @@
 
 use super::report::{depth_words, goal_words};
 use super::{BenchReport, Run, RunIdentity, Tally, UNWON_SEEDS_SHOWN, reached_counts, summarise};
+use crate::files::bounded::{BoundedReadError, read_stream};
 use crate::model::named::Named;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 /// Why reports cannot be merged.
@@ -98,20 +98,10 @@ pub fn read_report(path: &Path) -> Result<BenchReport, MergeError> {
     };
     // A report can be a pipe (`<(...)`), so the size is checked as it is read, and a regular
     // file's size before: `/dev/zero` or a huge file is refused without filling the memory.
-    let file = std::fs::File::open(path).map_err(read_error)?;
-    if file
-        .metadata()
-        .is_ok_and(|meta| meta.is_file() && meta.len() > MAX_REPORT_BYTES)
-    {
-        return Err(too_large());
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_REPORT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(read_error)?;
-    if bytes.len() as u64 > MAX_REPORT_BYTES {
-        return Err(too_large());
-    }
+    let bytes = read_stream(path, MAX_REPORT_BYTES).map_err(|e| match e {
+        BoundedReadError::Io(source) => read_error(source),
+        BoundedReadError::NotRegular | BoundedReadError::TooLarge(_) => too_large(),
+    })?;
     // Editors on some systems start a file with a byte-order mark: it is not damage.
     let json = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     let report: BenchReport = serde_json::from_slice(json).map_err(|e| {

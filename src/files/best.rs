@@ -9,11 +9,12 @@
 //! written back as it was (after the good lines), so nothing in the file is lost or "repaired";
 //! a file that cannot be read at all is never written.
 
+use crate::files::bounded::{BoundedReadError, read_regular};
 use crate::files::save::{FileError, write_atomic};
 use crate::model::rules::{Rules, Score};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::fs::{File, OpenOptions};
+use std::fs::OpenOptions;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -183,21 +184,13 @@ fn read_table(path: &Path) -> io::Result<(Table, Vec<(usize, String)>)> {
 
 /// The bytes of a regular file of at most [`MAX_BEST_FILE`] bytes.
 fn read_small(path: &Path) -> io::Result<Vec<u8>> {
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(io::Error::other("not a regular file"));
-    }
-    if meta.len() > MAX_BEST_FILE {
-        return Err(io::Error::other(
-            "larger than a best-score file can be (1 MiB)",
-        ));
-    }
-    let mut bytes = Vec::new();
-    io::Read::read_to_end(
-        &mut io::Read::take(File::open(path)?, MAX_BEST_FILE),
-        &mut bytes,
-    )?;
-    Ok(bytes)
+    read_regular(path, MAX_BEST_FILE).map_err(|e| match e {
+        BoundedReadError::Io(e) => e,
+        BoundedReadError::NotRegular => io::Error::other("not a regular file"),
+        BoundedReadError::TooLarge(_) => {
+            io::Error::other("larger than a best-score file can be (1 MiB)")
+        }
+    })
 }
 
 #[cfg(test)]

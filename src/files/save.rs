@@ -7,10 +7,11 @@
 //! number of kills at most one remains. Reads never modify the file and are bounded: only
 //! regular files of at most [`MAX_FILE_BYTES`] are read.
 
+use crate::files::bounded::{BoundedReadError, read_regular};
 use crate::model::game::Timeline;
 use crate::text::{ParseError, Problem, parse_board_file, parse_save, render_save};
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -105,27 +106,16 @@ fn read_text(path: &Path) -> Result<String, FileError> {
             error: source,
         },
     };
-    // Look before opening: opening a FIFO would block, and a device has no end.
-    let meta = std::fs::metadata(path).map_err(io_error)?;
-    if !meta.is_file() {
-        return Err(FileError::NotRegular {
+    let bytes = read_regular(path, MAX_FILE_BYTES).map_err(|e| match e {
+        BoundedReadError::Io(source) => io_error(source),
+        BoundedReadError::NotRegular => FileError::NotRegular {
             path: path.to_path_buf(),
-        });
-    }
-    let too_large = |bytes| FileError::TooLarge {
-        path: path.to_path_buf(),
-        bytes,
-    };
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(too_large(meta.len()));
-    }
-    let mut bytes = Vec::new();
-    File::open(path)
-        .and_then(|file| file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(io_error)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(too_large(bytes.len() as u64));
-    }
+        },
+        BoundedReadError::TooLarge(bytes) => FileError::TooLarge {
+            path: path.to_path_buf(),
+            bytes,
+        },
+    })?;
     // A UTF-16 byte-order mark, either way round.
     if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
         return Err(FileError::Utf16 {

@@ -1,11 +1,12 @@
 //! Solved tables on disk: one file per rule set in the data directory's `solutions/`, written
 //! atomically and read only when whole (see [`Solution::from_bytes`]).
 
+use crate::files::bounded::{BoundedReadError, read_regular};
 use crate::files::save::{FileError, write_atomic};
 use crate::model::rules::Rules;
 use crate::players::Solution;
 use crate::players::optimal::SolvedRules;
-use std::io::{self, Read};
+use std::io;
 use std::path::Path;
 use thiserror::Error;
 
@@ -42,18 +43,14 @@ pub fn read_table(path: &Path, rules: &Rules) -> Result<Option<Solution>, TableF
         path: path.to_path_buf(),
         problem,
     };
-    let meta = match std::fs::metadata(path) {
-        Ok(meta) => meta,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(fail(e.to_string())),
+    let bytes = match read_regular(path, MAX_TABLE_BYTES) {
+        Ok(bytes) => bytes,
+        Err(BoundedReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(BoundedReadError::Io(e)) => return Err(fail(e.to_string())),
+        Err(BoundedReadError::NotRegular | BoundedReadError::TooLarge(_)) => {
+            return Err(fail("not a solution table".to_string()));
+        }
     };
-    if !meta.is_file() || meta.len() > MAX_TABLE_BYTES {
-        return Err(fail("not a solution table".to_string()));
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_TABLE_BYTES).read_to_end(&mut bytes))
-        .map_err(|e| fail(e.to_string()))?;
     Solution::from_bytes(&bytes, rules)
         .map(Some)
         .map_err(|e| fail(e.to_string()))

@@ -3,9 +3,10 @@
 //! killed mid-write leaves the previous one whole) and read only when whole and matching (see
 //! [`Network::from_bytes`]).
 
+use crate::files::bounded::{BoundedReadError, read_regular};
 use crate::files::save::{FileError, link_target, write_atomic, write_atomic_with};
 use crate::learning::ntuple::{CoherenceError, Network, NetworkError};
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -60,23 +61,14 @@ pub fn read_weights(path: &Path) -> Result<Network, WeightsFileError> {
         path: path.to_path_buf(),
         problem,
     };
-    let meta = match std::fs::metadata(path) {
-        Ok(meta) => meta,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Err(WeightsFileError::Missing(path.to_path_buf()));
+    let bytes = read_regular(path, MAX_WEIGHT_BYTES).map_err(|e| match e {
+        BoundedReadError::Io(e) if e.kind() == io::ErrorKind::NotFound => {
+            WeightsFileError::Missing(path.to_path_buf())
         }
-        Err(e) => return Err(fail(e.to_string())),
-    };
-    if !meta.is_file() {
-        return Err(fail("not a file".to_string()));
-    }
-    if meta.len() > MAX_WEIGHT_BYTES {
-        return Err(fail("too large to be a weight file".to_string()));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_WEIGHT_BYTES).read_to_end(&mut bytes))
-        .map_err(|e| fail(e.to_string()))?;
+        BoundedReadError::Io(e) => fail(e.to_string()),
+        BoundedReadError::NotRegular => fail("not a file".to_string()),
+        BoundedReadError::TooLarge(_) => fail("too large to be a weight file".to_string()),
+    })?;
     Network::from_bytes(&bytes).map_err(|e| match e {
         NetworkError::Checksum => WeightsFileError::Damaged {
             path: path.to_path_buf(),

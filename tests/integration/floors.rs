@@ -25,7 +25,7 @@ const FLOORS: &[(&str, &[&str])] = &[
         &["model", "learning", "players", "session", "text"],
     ),
     ("frontends", &["model", "players", "session", "text"]),
-    ("bench", &["model", "players"]),
+    ("bench", &["model", "players", "files"]),
     ("train", &["model", "learning", "players", "files"]),
     (
         "fuzzing",
