@@ -8,472 +8,22 @@
 //! terminal's state, restoring it on every way out (quit, Ctrl-C, SIGTERM, SIGHUP, an error, a
 //! panic).
 
-use crate::model::board::{Board, tile_value};
+mod render;
+mod terminal;
+
+pub use render::{ColorMode, Frame, Span, View, render};
+
 use crate::model::direction::Direction;
-use crate::model::game::Game;
-use crate::model::named::Named;
-use crate::model::rules::Rules;
 use crate::model::size::Size;
 use crate::session::{Command, Event, MenuStyle, Screen, Session, Store};
-use crate::text::{advice_line, cell_width, end_message};
+use crate::text::advice_line;
 use crossterm::event::{self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use crossterm::style::SetForegroundColor;
-use crossterm::style::{Attribute, Color, Print, ResetColor, SetAttribute, SetBackgroundColor};
-use crossterm::{cursor, execute, queue, terminal};
 use std::io::{self, IsTerminal, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
-
-/// How colours are drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ColorMode {
-    /// No colour (`NO_COLOR`, `--color never`): tiles are told apart by their numbers.
-    None,
-    /// The 256-colour palette.
-    Ansi256,
-    /// 24-bit colour (`COLORTERM=truecolor`).
-    TrueColor,
-}
-
-impl ColorMode {
-    /// The mode for `--color` (`auto`, `always`, `never`) and the environment's conventions.
-    pub fn choose(flag: &str, no_color: bool, colorterm: Option<&str>) -> ColorMode {
-        let best = match colorterm {
-            Some("truecolor" | "24bit") => ColorMode::TrueColor,
-            _ => ColorMode::Ansi256,
-        };
-        match flag {
-            "never" => ColorMode::None,
-            "always" => best,
-            _ if no_color => ColorMode::None,
-            _ => best,
-        }
-    }
-
-    fn color(self, (r, g, b): (u8, u8, u8)) -> Option<Color> {
-        match self {
-            ColorMode::None => None,
-            ColorMode::TrueColor => Some(Color::Rgb { r, g, b }),
-            ColorMode::Ansi256 => {
-                // The 6x6x6 cube of the 256-colour palette.
-                let level = |v: u8| (u16::from(v) * 5 + 127) / 255;
-                Some(Color::AnsiValue(
-                    (16 + 36 * level(r) + 6 * level(g) + level(b)) as u8,
-                ))
-            }
-        }
-    }
-}
-
-/// A piece of text in one style.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Span {
-    /// The text (no newline).
-    pub text: String,
-    /// Its foreground colour, if any.
-    pub fg: Option<Color>,
-    /// Its background colour, if any.
-    pub bg: Option<Color>,
-    /// Bold.
-    pub bold: bool,
-}
-
-impl Span {
-    fn plain(text: impl Into<String>) -> Span {
-        Span {
-            text: text.into(),
-            fg: None,
-            bg: None,
-            bold: false,
-        }
-    }
-
-    fn bold(text: impl Into<String>) -> Span {
-        Span {
-            bold: true,
-            ..Span::plain(text)
-        }
-    }
-}
-
-/// One screenful: lines of styled spans.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Frame {
-    /// The lines, top to bottom.
-    pub lines: Vec<Vec<Span>>,
-    /// The window was too small: the frame only says so (and game keys wait).
-    pub cramped: bool,
-}
-
-impl Frame {
-    fn line(&mut self, spans: Vec<Span>) {
-        self.lines.push(spans);
-    }
-
-    /// The frame's text without styles (for tests and for reading it).
-    pub fn to_text(&self) -> String {
-        self.lines
-            .iter()
-            .map(|spans| spans.iter().map(|s| s.text.as_str()).collect::<String>() + "\n")
-            .collect()
-    }
-
-    /// The widest line, in characters.
-    pub fn width(&self) -> usize {
-        self.lines
-            .iter()
-            .map(|spans| spans.iter().map(|s| s.text.chars().count()).sum())
-            .max()
-            .unwrap_or(0)
-    }
-
-    /// The frame as terminal output: each line at its row, styled.
-    pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
-        queue!(out, terminal::Clear(terminal::ClearType::All))?;
-        for (row, spans) in self.lines.iter().enumerate() {
-            queue!(out, cursor::MoveTo(0, row as u16))?;
-            for span in spans {
-                if let Some(fg) = span.fg {
-                    queue!(out, SetForegroundColor(fg))?;
-                }
-                if let Some(bg) = span.bg {
-                    queue!(out, SetBackgroundColor(bg))?;
-                }
-                if span.bold {
-                    queue!(out, SetAttribute(Attribute::Bold))?;
-                }
-                queue!(out, Print(&span.text))?;
-                if span.fg.is_some() || span.bg.is_some() || span.bold {
-                    queue!(out, ResetColor, SetAttribute(Attribute::Reset))?;
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-/// The colours of a tile, close to the original web game's: background and text.
-fn tile_colors(exponent: u8) -> ((u8, u8, u8), (u8, u8, u8)) {
-    const DARK: (u8, u8, u8) = (0x77, 0x6e, 0x65);
-    const LIGHT: (u8, u8, u8) = (0xf9, 0xf6, 0xf2);
-    let background = match exponent {
-        0 => (0xcd, 0xc1, 0xb4),
-        1 => (0xee, 0xe4, 0xda),
-        2 => (0xed, 0xe0, 0xc8),
-        3 => (0xf2, 0xb1, 0x79),
-        4 => (0xf5, 0x95, 0x63),
-        5 => (0xf6, 0x7c, 0x5f),
-        6 => (0xf6, 0x5e, 0x3b),
-        7 => (0xed, 0xcf, 0x72),
-        8 => (0xed, 0xcc, 0x61),
-        9 => (0xed, 0xc8, 0x50),
-        10 => (0xed, 0xc5, 0x3f),
-        11 => (0xed, 0xc2, 0x2e),
-        _ => (0x3c, 0x3a, 0x32),
-    };
-    let text = if exponent <= 2 { DARK } else { LIGHT };
-    (background, text)
-}
-
-/// Everything a frame shows.
-#[derive(Clone, Debug)]
-pub struct View<'a> {
-    /// The session's screen.
-    pub screen: Screen<'a>,
-    /// The rules of new games and the menu (for the menu screen).
-    pub rules: &'a Rules,
-    /// The menu's style.
-    pub menu: MenuStyle,
-    /// The cell where the last new tile appeared, marked on the board.
-    pub new_tile: Option<(usize, usize)>,
-    /// The status line (messages, advice).
-    pub status: &'a str,
-    /// The advised direction, drawn beside the board.
-    pub advised: Option<Direction>,
-    /// Whether the computer is playing.
-    pub autoplay: bool,
-    /// Whether the key help is shown in full.
-    pub help: bool,
-    /// How colours are drawn.
-    pub colors: ColorMode,
-}
-
-/// The key help under the board: it fits an 80-column terminal.
-const KEYS_LINE: &str =
-    "arrows hjk udlr: move  b undo  s save  a advice  p auto  n new  ? help  q menu";
-
-/// The frame for `view`, for a terminal of `width` x `height` characters: boards drawn three
-/// lines a row where they fit, else one line a row (so every size 3 to 8 fits 80x24), else a
-/// frame that says the window is too small and still shows the status line, so a question
-/// (`q again drops them`) is never asked unseen.
-pub fn render(view: &View<'_>, width: usize, height: usize) -> Frame {
-    let roomy = render_with(view, Layout::Roomy);
-    if roomy.width() <= width && roomy.lines.len() <= height {
-        return roomy;
-    }
-    let compact = render_with(view, Layout::Compact);
-    if compact.width() <= width && compact.lines.len() <= height {
-        return compact;
-    }
-    let needed = (compact.width(), compact.lines.len());
-    let mut small = Frame {
-        cramped: true,
-        ..Frame::default()
-    };
-    let mut text: Vec<String> = Vec::new();
-    if !view.status.is_empty() {
-        text.extend(wrap(view.status, width));
-        text.push(String::new());
-    }
-    text.extend([
-        "Window too small:".to_string(),
-        format!("needs {}x{},", needed.0, needed.1),
-        format!("has {width}x{height}."),
-        "Enlarge it, or q.".to_string(),
-    ]);
-    for line in text.into_iter().take(height.max(1)) {
-        small.line(vec![Span::plain(
-            line.chars().take(width.max(1)).collect::<String>(),
-        )]);
-    }
-    small
-}
-
-/// `text` cut into lines of at most `width` characters, at blanks where it can be.
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let mut lines = vec![String::new()];
-    for word in text.split(' ') {
-        let last = lines.last_mut().expect("never empty");
-        let used = last.chars().count();
-        if used > 0 && used + 1 + word.chars().count() > width {
-            lines.push(String::new());
-        } else if used > 0 {
-            last.push(' ');
-        }
-        let mut word: Vec<char> = word.chars().collect();
-        while word.len() > width {
-            let rest = word.split_off(width);
-            lines.last_mut().expect("never empty").extend(word);
-            lines.push(String::new());
-            word = rest;
-        }
-        lines.last_mut().expect("never empty").extend(word);
-    }
-    lines
-}
-
-/// How a board is drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Layout {
-    /// Three lines a row: the number on the middle one, `new` above it.
-    Roomy,
-    /// One line a row, the new tile marked by a `*` after its number.
-    Compact,
-}
-
-fn render_with(view: &View<'_>, layout: Layout) -> Frame {
-    let mut frame = Frame::default();
-    match view.screen {
-        Screen::Menu | Screen::Closed => render_menu(view, &mut frame),
-        Screen::Game { game, best } => render_game(view, game, best, None, layout, &mut frame),
-        Screen::End {
-            game,
-            best,
-            offers_more,
-        } => render_game(view, game, best, Some(offers_more), layout, &mut frame),
-    }
-    if view.help {
-        frame.line(vec![]);
-        for line in [
-            "Move: arrows, h (left) j (down) k (up), or u d l r as in the line game",
-            "b, Backspace: undo one move    s: save to the save file",
-            "a: advice, the move and why    p: the computer plays (a key takes over)",
-            "n: new game    q: the menu (both ask first if moves are unsaved)",
-            "t: new tiles off / on    Ctrl-Z: suspend    Ctrl-C: leave at once",
-            "?, Esc: close this help",
-        ] {
-            frame.line(vec![Span::plain(line)]);
-        }
-    }
-    frame
-}
-
-fn render_menu(view: &View<'_>, frame: &mut Frame) {
-    frame.line(vec![Span::bold("Power-11")]);
-    frame.line(vec![]);
-    match view.menu {
-        MenuStyle::EasyHard => {
-            frame.line(vec![Span::plain("  e - start a new Easy (5-by-5) game")]);
-            frame.line(vec![Span::plain("  h - start a new Hard (4-by-4) game")]);
-        }
-        MenuStyle::OneSize => {
-            let n = view.rules.size();
-            frame.line(vec![Span::plain(format!(
-                "  n - start a new {n}-by-{n} game ({})",
-                view.rules.variant().name()
-            ))]);
-        }
-    }
-    frame.line(vec![Span::plain("  r - Resume the last saved game")]);
-    frame.line(vec![Span::plain("  q - Quit the game")]);
-    frame.line(vec![]);
-    frame.line(vec![Span::plain(view.status)]);
-}
-
-fn render_game(
-    view: &View<'_>,
-    game: &Game,
-    best: i128,
-    end: Option<bool>,
-    layout: Layout,
-    frame: &mut Frame,
-) {
-    let rules = game.rules();
-    let n = game.board().size();
-    let goal = rules
-        .goal()
-        .map_or("no goal".to_string(), |g| format!("goal {}", tile_value(g)));
-    frame.line(vec![
-        Span::bold("Power-11"),
-        Span::plain(format!("  {} {n}x{n}, {goal}", rules.variant().name())),
-        Span::plain(if view.autoplay {
-            "   [computer playing]"
-        } else {
-            ""
-        }),
-    ]);
-    let tiles = if game.new_tiles() {
-        ""
-    } else {
-        "   New tiles off"
-    };
-    frame.line(vec![Span::plain(format!(
-        "Score {}   Best {best}   Moves {}{tiles}",
-        game.score(),
-        game.undo_depth()
-    ))]);
-    render_board(view, game.board(), layout, frame);
-    if let Some(offers_more) = end {
-        let message = end_message(game.status(), game.score()).unwrap_or_default();
-        frame.line(vec![Span::bold(message)]);
-        frame.line(vec![Span::plain(if offers_more {
-            "k - keep playing, n - start a new game, any other key - back to the menu"
-        } else {
-            "Press any key to return to the menu."
-        })]);
-    } else {
-        frame.line(vec![Span::plain(view.status)]);
-        frame.line(vec![Span::plain(KEYS_LINE)]);
-    }
-}
-
-fn render_board(view: &View<'_>, board: &Board, layout: Layout, frame: &mut Frame) {
-    let n = board.size();
-    // The line game's cell width, and a blank on each side of the number.
-    let width = cell_width(board) + 2;
-    let arrow = view.advised.map(|d| match d {
-        Direction::Up => "  ^ advised",
-        Direction::Down => "  v advised",
-        Direction::Left => "  < advised",
-        Direction::Right => "  > advised",
-    });
-    let subs: &[usize] = match layout {
-        Layout::Roomy => &[0, 1, 2],
-        Layout::Compact => &[1],
-    };
-    for r in 0..n {
-        for &sub in subs {
-            let mut spans = vec![Span::plain(" ")];
-            for c in 0..n {
-                let e = board.get(r, c);
-                let (bg, fg) = tile_colors(e);
-                let marked = view.new_tile == Some((r, c));
-                let text = match (sub, e) {
-                    (1, 0) => format!("{:^width$}", "."),
-                    (1, _) if marked && layout == Layout::Compact => {
-                        // The number keeps its place; the `*` takes the blank after it.
-                        let mut cell = format!("{:^width$}", tile_value(e));
-                        let end = cell.trim_end().len();
-                        cell.replace_range(end..=end, "*");
-                        cell
-                    }
-                    (1, _) => format!("{:^width$}", tile_value(e)),
-                    (0, _) if marked => format!("{:^width$}", "new"),
-                    _ => " ".repeat(width),
-                };
-                spans.push(Span {
-                    text,
-                    fg: view.colors.color(fg),
-                    bg: view.colors.color(bg),
-                    bold: e > 0 && sub == 1,
-                });
-                spans.push(Span::plain(" "));
-            }
-            if r == n / 2
-                && sub == 1
-                && let Some(arrow) = arrow
-            {
-                spans.push(Span::bold(arrow));
-            }
-            frame.line(spans);
-        }
-    }
-}
-
-/// The terminal in full-screen mode: raw input, the alternate screen, no cursor. Dropping it
-/// restores the terminal, so every way out of [`run`] does.
-struct Terminal {
-    out: io::Stdout,
-}
-
-impl Terminal {
-    fn enter() -> io::Result<Terminal> {
-        terminal::enable_raw_mode()?;
-        let mut out = io::stdout();
-        if let Err(e) = execute!(out, terminal::EnterAlternateScreen, cursor::Hide) {
-            let _ = terminal::disable_raw_mode();
-            return Err(e);
-        }
-        Ok(Terminal { out })
-    }
-
-    /// Ctrl-Z: gives the terminal back to the shell as it was and stops the program (as the
-    /// terminal's own Ctrl-Z does outside raw mode); after `fg`, takes the screen again. Where
-    /// nothing can stop it (no job control), it goes on at once, as `less` and `vim` do.
-    fn suspend(&mut self) -> io::Result<()> {
-        let _ = self.out.flush();
-        restore();
-        #[cfg(unix)]
-        // SAFETY: raise only sends a signal to this process; SIGTSTP's default action stops it.
-        unsafe {
-            libc::raise(libc::SIGTSTP);
-        }
-        terminal::enable_raw_mode()?;
-        execute!(self.out, terminal::EnterAlternateScreen, cursor::Hide)
-    }
-}
-
-/// Restores the terminal (cursor shown, alternate screen left, raw mode off).
-fn restore() {
-    let mut out = io::stdout();
-    let _ = execute!(
-        out,
-        ResetColor,
-        cursor::Show,
-        terminal::LeaveAlternateScreen
-    );
-    let _ = terminal::disable_raw_mode();
-}
-
-impl Drop for Terminal {
-    fn drop(&mut self) {
-        let _ = self.out.flush();
-        restore();
-    }
-}
+use terminal::{Terminal, restore};
 
 /// What the front end keeps besides the session: the status line, the marks and modes.
 // Four independent switches of what the screen shows, not the states of one machine.
@@ -596,7 +146,7 @@ fn draw<S: Store>(
     ui: &Ui,
     colors: ColorMode,
 ) -> io::Result<bool> {
-    let (width, height) = terminal::size().unwrap_or((80, 24));
+    let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
     let view = View {
         screen: session.screen(),
         rules: session.rules(),
@@ -641,24 +191,7 @@ fn on_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, key: KeyEvent) -> boo
         return true;
     }
     match session.screen() {
-        Screen::Menu => {
-            let command = match (session.menu(), c) {
-                (MenuStyle::EasyHard, Some('e')) => Some(Command::NewGame(Size::EASY)),
-                (MenuStyle::EasyHard, Some('h')) => Some(Command::NewGame(Size::HARD)),
-                (MenuStyle::OneSize, Some('n')) => {
-                    session.menu_sizes().first().map(|&s| Command::NewGame(s))
-                }
-                (_, Some('r')) => Some(Command::Resume),
-                (_, Some('q')) => return false,
-                _ => None,
-            };
-            if let Some(command) = command {
-                ui.status.clear();
-                ui.new_tile = None;
-                ui.unsaved = false;
-                report(session, ui, command);
-            }
-        }
+        Screen::Menu => menu_key(session, ui, c),
         Screen::End {
             game, offers_more, ..
         } => {
@@ -670,66 +203,97 @@ fn on_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, key: KeyEvent) -> boo
             };
             ui.status.clear();
             report(session, ui, command);
+            true
         }
-        Screen::Game { game, .. } => {
-            let direction = match key.code {
-                KeyCode::Up => Some(Direction::Up),
-                KeyCode::Down => Some(Direction::Down),
-                KeyCode::Left => Some(Direction::Left),
-                KeyCode::Right => Some(Direction::Right),
-                KeyCode::Char(ch) => match ch.to_ascii_lowercase() {
-                    'k' | 'u' => Some(Direction::Up),
-                    'j' | 'd' => Some(Direction::Down),
-                    'h' | 'l' => Some(Direction::Left),
-                    'r' => Some(Direction::Right),
-                    _ => None,
-                },
-                _ => None,
-            };
-            if let Some(direction) = direction {
-                play(session, ui, Command::Move(direction));
-                return true;
-            }
-            let size = game.board().side();
-            let new_tiles = game.new_tiles();
-            match (key.code, c) {
-                (KeyCode::Backspace, _) | (_, Some('b')) => {
-                    ui.status.clear();
-                    ui.new_tile = None;
-                    report(session, ui, Command::Undo);
-                }
-                (_, Some('s')) => {
-                    report(session, ui, Command::Save);
-                }
-                (_, Some('a')) => report(session, ui, Command::Advice),
-                (_, Some('t')) => report(session, ui, Command::NewTiles(!new_tiles)),
-                (_, Some('p')) => {
-                    ui.autoplay = true;
-                    ui.status = "The computer plays: any key takes over.".to_string();
-                }
-                (_, Some('n')) => {
-                    report(session, ui, Command::Leave);
-                    report(session, ui, Command::NewGame(size));
-                    ui.status.clear();
-                    ui.help = false;
-                    ui.new_tile = None;
-                    ui.unsaved = false;
-                }
-                (_, Some('?')) => ui.help = !ui.help,
-                (_, Some('q')) => {
-                    ui.status.clear();
-                    ui.help = false;
-                    ui.new_tile = None;
-                    report(session, ui, Command::Leave);
-                }
-                _ => {
-                    ui.status = "Unknown key: press ? for help.".to_string();
-                }
-            }
+        Screen::Game { .. } => {
+            game_key(session, ui, key, c);
+            true
         }
-        Screen::Closed => return false,
+        Screen::Closed => false,
+    }
+}
+
+/// A key at the menu; false to leave the program.
+fn menu_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, c: Option<char>) -> bool {
+    let command = match (session.menu(), c) {
+        (MenuStyle::EasyHard, Some('e')) => Some(Command::NewGame(Size::EASY)),
+        (MenuStyle::EasyHard, Some('h')) => Some(Command::NewGame(Size::HARD)),
+        (MenuStyle::OneSize, Some('n')) => {
+            session.menu_sizes().first().map(|&s| Command::NewGame(s))
+        }
+        (_, Some('r')) => Some(Command::Resume),
+        (_, Some('q')) => return false,
+        _ => None,
+    };
+    if let Some(command) = command {
+        ui.status.clear();
+        ui.new_tile = None;
+        ui.unsaved = false;
+        report(session, ui, command);
     }
     true
+}
+
+/// The direction a key moves in a game, if it is a move: the arrows, vim's `h` `j` `k`, and the
+/// line game's `u` `d` `l` `r`.
+fn direction_of(code: KeyCode) -> Option<Direction> {
+    match code {
+        KeyCode::Up => Some(Direction::Up),
+        KeyCode::Down => Some(Direction::Down),
+        KeyCode::Left => Some(Direction::Left),
+        KeyCode::Right => Some(Direction::Right),
+        KeyCode::Char(ch) => match ch.to_ascii_lowercase() {
+            'k' | 'u' => Some(Direction::Up),
+            'j' | 'd' => Some(Direction::Down),
+            'h' | 'l' => Some(Direction::Left),
+            'r' => Some(Direction::Right),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A key during a game.
+fn game_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, key: KeyEvent, c: Option<char>) {
+    if let Some(direction) = direction_of(key.code) {
+        play(session, ui, Command::Move(direction));
+        return;
+    }
+    let Screen::Game { game, .. } = session.screen() else {
+        return;
+    };
+    let size = game.board().side();
+    let new_tiles = game.new_tiles();
+    match (key.code, c) {
+        (KeyCode::Backspace, _) | (_, Some('b')) => {
+            ui.status.clear();
+            ui.new_tile = None;
+            report(session, ui, Command::Undo);
+        }
+        (_, Some('s')) => report(session, ui, Command::Save),
+        (_, Some('a')) => report(session, ui, Command::Advice),
+        (_, Some('t')) => report(session, ui, Command::NewTiles(!new_tiles)),
+        (_, Some('p')) => {
+            ui.autoplay = true;
+            ui.status = "The computer plays: any key takes over.".to_string();
+        }
+        (_, Some('n')) => {
+            report(session, ui, Command::Leave);
+            report(session, ui, Command::NewGame(size));
+            ui.status.clear();
+            ui.help = false;
+            ui.new_tile = None;
+            ui.unsaved = false;
+        }
+        (_, Some('?')) => ui.help = !ui.help,
+        (_, Some('q')) => {
+            ui.status.clear();
+            ui.help = false;
+            ui.new_tile = None;
+            report(session, ui, Command::Leave);
+        }
+        _ => ui.status = "Unknown key: press ? for help.".to_string(),
+    }
 }
 
 /// Plays a move (the player's or the computer's) and marks the tile that appeared.
@@ -800,8 +364,11 @@ fn report<S: Store>(session: &mut Session<S>, ui: &mut Ui, command: Command) {
 
 #[cfg(test)]
 mod tests {
+    use super::render::KEYS_LINE;
     use super::*;
+    use crate::model::board::Board;
     use crate::model::game::Game;
+    use crate::model::rules::Rules;
 
     fn game(rows: &[Vec<u64>], rules: Rules) -> Game {
         Game::from_board(rules, Board::from_values(rows).unwrap())
