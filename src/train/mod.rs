@@ -379,35 +379,16 @@ pub fn run(
         for _ in 0..threads {
             let sender = sender.clone();
             let (next, abort) = (&next, &abort);
+            let done_at = &done_at;
             scope.spawn(move || {
-                let mut path = Vec::new();
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let done = done_at(index);
-                    let out_of_games = matches!(budget, Budget::Games(n) if index >= n);
-                    let stopped = stop.load(Ordering::Relaxed) || abort.load(Ordering::Relaxed);
-                    if out_of_games || done >= 1.0 || stopped {
-                        break;
-                    }
-                    let learning = Learning {
-                        rate: config.schedule.rate_at(done),
-                        lambda: config.lambda,
-                        rewind: config.rewind,
-                    };
-                    let mut rng = seeded(training_game_seed(
-                        config.seed,
-                        first_game.wrapping_add(index),
-                    ));
-                    let outcome = if config.starts.is_empty() {
-                        learn_game(network, learning, &mut rng, &mut path)
-                    } else {
-                        let start = config.starts[below(&mut rng, config.starts.len())];
-                        learn_game_from(network, learning, start, &mut rng, &mut path)
-                    };
-                    if sender.send(outcome).is_err() {
-                        break;
-                    }
-                }
+                play_games(
+                    network,
+                    config,
+                    first_game,
+                    (next, stop, abort),
+                    done_at,
+                    &sender,
+                );
             });
         }
         drop(sender);
@@ -436,25 +417,13 @@ pub fn run(
                 last_report = Instant::now();
             }
             if finished || last_checkpoint.elapsed() >= config.checkpoint_every {
-                let now = Training {
-                    games: last.games,
-                    moves: last.moves,
-                    seconds: started.elapsed().as_secs_f64(),
-                };
-                network.add_training(Training {
-                    games: now.games - recorded.games,
-                    moves: now.moves - recorded.moves,
-                    seconds: now.seconds - recorded.seconds,
-                });
-                recorded = now;
-                if let Some(weight) = network.first_non_finite() {
-                    abort.store(true, Ordering::Relaxed);
-                    let out = config.out.display().to_string();
-                    return Err(TrainError::Diverged(weight, out));
-                }
-                if let Err(e) = write_weights(&config.out, network) {
-                    abort.store(true, Ordering::Relaxed);
-                    return Err(TrainError::File(e));
+                match checkpoint(network, config, &last, recorded, started) {
+                    Ok(now) => recorded = now,
+                    Err(e) => {
+                        // Training on with nowhere to keep it would lose time: the threads stop.
+                        abort.store(true, Ordering::Relaxed);
+                        return Err(e);
+                    }
                 }
                 last_checkpoint = Instant::now();
             }
@@ -463,6 +432,73 @@ pub fn run(
             }
         }
     })
+}
+
+/// A training thread: plays and learns games, taking the next game's index from `next`, until
+/// the budget is spent or `stop` or `abort` is set; sends each game's outcome.
+fn play_games(
+    network: &Network,
+    config: &TrainConfig,
+    first_game: u64,
+    (next, stop, abort): (&AtomicU64, &AtomicBool, &AtomicBool),
+    done_at: &dyn Fn(u64) -> f64,
+    sender: &mpsc::Sender<Outcome>,
+) {
+    let mut path = Vec::new();
+    loop {
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        let done = done_at(index);
+        let out_of_games = matches!(config.budget, Budget::Games(n) if index >= n);
+        let stopped = stop.load(Ordering::Relaxed) || abort.load(Ordering::Relaxed);
+        if out_of_games || done >= 1.0 || stopped {
+            break;
+        }
+        let learning = Learning {
+            rate: config.schedule.rate_at(done),
+            lambda: config.lambda,
+            rewind: config.rewind,
+        };
+        let mut rng = seeded(training_game_seed(
+            config.seed,
+            first_game.wrapping_add(index),
+        ));
+        let outcome = if config.starts.is_empty() {
+            learn_game(network, learning, &mut rng, &mut path)
+        } else {
+            let start = config.starts[below(&mut rng, config.starts.len())];
+            learn_game_from(network, learning, start, &mut rng, &mut path)
+        };
+        if sender.send(outcome).is_err() {
+            break;
+        }
+    }
+}
+
+/// Adds what was trained since `recorded` to the network's counters and writes the network;
+/// returns the counters now recorded. A network gone non-finite is not written.
+fn checkpoint(
+    network: &Network,
+    config: &TrainConfig,
+    last: &Progress,
+    recorded: Training,
+    started: Instant,
+) -> Result<Training, TrainError> {
+    let now = Training {
+        games: last.games,
+        moves: last.moves,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    network.add_training(Training {
+        games: now.games - recorded.games,
+        moves: now.moves - recorded.moves,
+        seconds: now.seconds - recorded.seconds,
+    });
+    if let Some(weight) = network.first_non_finite() {
+        let out = config.out.display().to_string();
+        return Err(TrainError::Diverged(weight, out));
+    }
+    write_weights(&config.out, network).map_err(TrainError::File)?;
+    Ok(now)
 }
 
 #[cfg(test)]
