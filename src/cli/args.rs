@@ -57,7 +57,8 @@ pub(super) struct Cli {
 
     /// The line interface: Power-11's, or that of a 2048 in MIPS assembly, which plays 3x3 to 512
     /// (its menu, `+---+` board, one upper-case key a line; 3 and 4 switch new tiles off and on).
-    /// `mips` takes `--seed` and no other game or player flag.
+    /// `mips` takes `--seed`, and of the game flags only those that name its rules (`--variant
+    /// mini`, `--size 3`, `--goal 512`, `--spawn twos`, `--score merges`).
     #[arg(long, value_name = "NAME", value_parser = named::<Interface>(), default_value = "power11")]
     pub(super) interface: Interface,
 

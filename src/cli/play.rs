@@ -148,7 +148,7 @@ fn best_scores() -> BestScores {
         loaded
     } else {
         eprintln!(
-            "power11: no data directory (POWER11_DATA_DIR is not set and there is no home \
+            "power11: no data directory (POWER11_DATA_DIR is unset or empty and there is no home \
              directory); best scores are kept for this session only: set POWER11_DATA_DIR to keep them"
         );
         BestScores::in_memory()
@@ -177,8 +177,7 @@ pub(super) fn run_mips(cli: &Cli) -> anyhow::Result<()> {
         AnyPlayer::Random(RandomPlayer),
     );
     let stdin = io::stdin();
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = io::BufWriter::new(StandardOutput::lock());
     Mips::new(session, stdin.lock(), &mut out).run()?;
     Ok(())
 }

@@ -147,8 +147,13 @@ fn located(path: &Path, error: ParseError) -> FileError {
     }
 }
 
-/// Reads a save file strictly (see [`parse_save`]).
+/// Reads a save file strictly (see [`parse_save`]). A link another user planted in a shared
+/// directory is not followed (the rule of [`resolve_links`]), for reading as for writing.
 pub fn read_save(path: &Path) -> Result<Timeline, FileError> {
+    resolve_links(path).map_err(|error| FileError::Io {
+        path: path.to_path_buf(),
+        error,
+    })?;
     parse_save(&read_text(path)?).map_err(|e| located(path, e))
 }
 
@@ -166,11 +171,7 @@ pub fn write_save(path: &Path, timeline: &Timeline) -> Result<(), FileError> {
 /// save is there: a file that does not read as a save (a damaged save, somebody's notes) is
 /// never overwritten ([`FileError::NotASave`]).
 pub fn replace_save(path: &Path, timeline: &Timeline) -> Result<(), FileError> {
-    // A planted link is refused for what it is, before the file it names is read.
-    resolve_links(path).map_err(|error| FileError::Io {
-        path: path.to_path_buf(),
-        error,
-    })?;
+    // A planted link is refused for what it is (by `read_save`), before the file is read.
     let what = match read_save(path) {
         Ok(_) | Err(FileError::Missing { .. }) => return write_save(path, timeline),
         Err(FileError::Parse { line, problem, .. }) => format!("line {line}: {problem}"),

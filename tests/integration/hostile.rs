@@ -47,6 +47,21 @@ fn a_link_another_user_planted_in_a_shared_directory_is_not_followed() {
             "{stdout}"
         );
         assert_eq!(std::fs::read_to_string(&notes).unwrap(), "keep me\n");
+        // Nor is it followed to read: `r` does not resume the file it names.
+        let resumed = assert_cmd::Command::cargo_bin("power11")
+            .unwrap()
+            .current_dir(&shared)
+            .env("POWER11_DATA_DIR", run.path("data"))
+            .write_stdin("r\n")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(resumed.stdout).unwrap();
+        assert!(
+            stdout.contains(
+                "Cannot resume: power11.saved: a link that another user put in a shared directory"
+            ),
+            "{stdout}"
+        );
     } else {
         // The tester's own link is followed, and the file it names is no save: left alone.
         assert!(stdout.contains("not a save"), "{stdout}");
@@ -114,7 +129,7 @@ fn without_a_data_directory_best_scores_are_said_to_be_kept_for_the_session_only
     assert!(output.status.success());
     assert_eq!(
         String::from_utf8(output.stderr).unwrap(),
-        "power11: no data directory (POWER11_DATA_DIR is not set and there is no home \
+        "power11: no data directory (POWER11_DATA_DIR is unset or empty and there is no home \
          directory); best scores are kept for this session only: set POWER11_DATA_DIR to keep \
          them\n"
     );
@@ -199,6 +214,7 @@ fn a_full_standard_output_is_named() {
         &["--seed", "1"][..],
         &["--board", &fixture_arg("B1.txt"), "--autoplay", "random"][..],
         &["bench", "--player", "random", "--games", "2", "--seed", "1"][..],
+        &["--interface", "mips", "--seed", "1"][..],
     ] {
         let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("power11"))
             .args(args)
