@@ -148,7 +148,7 @@ fn located(path: &Path, error: ParseError) -> FileError {
 }
 
 /// Reads a save file strictly (see [`parse_save`]). A link another user planted in a shared
-/// directory is not followed (the rule of [`resolve_links`]), for reading as for writing.
+/// directory is not followed (the kernel's `protected_symlinks` rule), for reading as for writing.
 pub fn read_save(path: &Path) -> Result<Timeline, FileError> {
     resolve_links(path).map_err(|error| FileError::Io {
         path: path.to_path_buf(),

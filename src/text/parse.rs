@@ -348,35 +348,8 @@ fn parse_framed_board(
 }
 
 fn parse_numbers(lines: &[&str]) -> Result<Snapshot, ParseError> {
-    // The lines that hold numbers, with their 1-based line numbers and their tokens.
-    let mut token_lines: Vec<(usize, Vec<&str>)> = lines
-        .iter()
-        .enumerate()
-        .map(|(i, line)| {
-            let tokens: Vec<&str> = line
-                .split(|c: char| c.is_whitespace() || c == ',')
-                .filter(|t| !t.is_empty())
-                .collect();
-            (i + 1, tokens)
-        })
-        .filter(|(_, tokens)| !tokens.is_empty())
-        .collect();
-    // An optional first line holding just the size, as some board files have. It is a count,
-    // not a tile, so it is read before any cell is (3 is a size, not a bad tile).
-    let mut declared = None;
-    if let [(line, first), (_, second), ..] = token_lines.as_slice()
-        && first.len() == 1
-        && second.len() > 1
-    {
-        let size: usize = first[0]
-            .parse()
-            .or_else(|_| fail(*line, Problem::NotNumber(shorten(first[0]))))?;
-        if let Err(e) = Size::new(size) {
-            return fail(*line, Problem::Board(BoardError::BadSize(e)));
-        }
-        declared = Some((*line, size));
-        token_lines.remove(0);
-    }
+    let mut token_lines = number_lines(lines);
+    let declared = declared_size(&mut token_lines)?;
     // n*n numbers one per line (a 3x3 state typed as 9 lines), optionally after a line holding
     // n: regrouped into n rows of n, each cell keeping its own line for messages.
     if token_lines.len() > 1 && token_lines.iter().all(|(_, tokens)| tokens.len() == 1) {
@@ -416,8 +389,60 @@ fn parse_numbers(lines: &[&str]) -> Result<Snapshot, ParseError> {
             },
         );
     }
-    // The row length most rows agree on (on a tie, the one that comes first in the file), so
-    // that a message names the odd row out rather than the rows after an odd first one.
+    let per_row = square_side(&rows)?;
+    let last_line = rows.last().map_or(1, |(l, _)| *l);
+    let cells: Vec<u8> = rows.into_iter().flat_map(|(_, r)| r).collect();
+    let board = Board::from_exponents(per_row, &cells).or_else(|e| fail(last_line, e.into()))?;
+    if board.max_exponent() == 0 {
+        return fail(last_line, Problem::NoTile);
+    }
+    Ok(Snapshot { board, score: 0 })
+}
+
+/// The lines that hold numbers, with their 1-based line numbers and their tokens (numbers are
+/// separated by blanks or commas).
+fn number_lines<'a>(lines: &[&'a str]) -> Vec<(usize, Vec<&'a str>)> {
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let tokens: Vec<&str> = line
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|t| !t.is_empty())
+                .collect();
+            (i + 1, tokens)
+        })
+        .filter(|(_, tokens)| !tokens.is_empty())
+        .collect()
+}
+
+/// An optional first line holding just the size, as some board files have, taken off
+/// `token_lines`: its line and the size. It is a count, not a tile, so it is read before any
+/// cell is (3 is a size, not a bad tile).
+fn declared_size(
+    token_lines: &mut Vec<(usize, Vec<&str>)>,
+) -> Result<Option<(usize, usize)>, ParseError> {
+    let [(line, first), (_, second), ..] = token_lines.as_slice() else {
+        return Ok(None);
+    };
+    if first.len() != 1 || second.len() <= 1 {
+        return Ok(None);
+    }
+    let line = *line;
+    let size: usize = first[0]
+        .parse()
+        .or_else(|_| fail(line, Problem::NotNumber(shorten(first[0]))))?;
+    if let Err(e) = Size::new(size) {
+        return fail(line, Problem::Board(BoardError::BadSize(e)));
+    }
+    token_lines.remove(0);
+    Ok(Some((line, size)))
+}
+
+/// The side of the square the rows make: the row length most rows agree on (on a tie, the one
+/// that comes first in the file), so that a message names the odd row out rather than the rows
+/// after an odd first one; then as many rows as that.
+fn square_side(rows: &[(usize, Vec<u8>)]) -> Result<usize, ParseError> {
     let mut lengths: BTreeMap<usize, (usize, Reverse<usize>)> = BTreeMap::new();
     for (i, (_, row)) in rows.iter().enumerate() {
         lengths.entry(row.len()).or_insert((0, Reverse(i))).0 += 1;
@@ -426,7 +451,7 @@ fn parse_numbers(lines: &[&str]) -> Result<Snapshot, ParseError> {
         .iter()
         .max_by_key(|(_, seen)| **seen)
         .map_or(0, |(&len, _)| len);
-    for (line, row) in &rows {
+    for (line, row) in rows {
         if row.len() != per_row {
             return fail(
                 *line,
@@ -437,8 +462,8 @@ fn parse_numbers(lines: &[&str]) -> Result<Snapshot, ParseError> {
             );
         }
     }
-    let last_line = rows.last().map_or(1, |(l, _)| *l);
     if rows.len() != per_row {
+        let last_line = rows.last().map_or(1, |(l, _)| *l);
         return fail(
             last_line,
             Problem::RowCount {
@@ -447,12 +472,7 @@ fn parse_numbers(lines: &[&str]) -> Result<Snapshot, ParseError> {
             },
         );
     }
-    let cells: Vec<u8> = rows.into_iter().flat_map(|(_, r)| r).collect();
-    let board = Board::from_exponents(per_row, &cells).or_else(|e| fail(last_line, e.into()))?;
-    if board.max_exponent() == 0 {
-        return fail(last_line, Problem::NoTile);
-    }
-    Ok(Snapshot { board, score: 0 })
+    Ok(per_row)
 }
 
 /// The side of a square board of `count` cells, if there is one.

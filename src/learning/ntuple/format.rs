@@ -138,31 +138,7 @@ impl Network {
         }
         let mut reader = Reader(&body[WEIGHTS_MAGIC.len() + 4..]);
         let header = |what: &str| NetworkError::Header(what.to_string());
-        let name_len = reader.u8().ok_or_else(|| header("cut in the tuple set"))?;
-        let name = reader
-            .take(usize::from(name_len))
-            .and_then(|b| std::str::from_utf8(b).ok())
-            .ok_or_else(|| header("cut in the tuple set"))?;
-        let set = TupleSet::from_name(name)
-            .ok_or_else(|| NetworkError::Header(format!("unknown tuple set '{name}'")))?;
-        let count = reader.u8().ok_or_else(|| header("cut in the tuples"))?;
-        let mut tuples = Vec::new();
-        for _ in 0..count {
-            let len = reader.u8().ok_or_else(|| header("cut in the tuples"))?;
-            let cells = reader
-                .take(usize::from(len))
-                .ok_or_else(|| header("cut in the tuples"))?;
-            tuples.push(cells.to_vec());
-        }
-        if tuples
-            .iter()
-            .map(Vec::as_slice)
-            .ne(set.tuples().iter().copied())
-        {
-            return Err(NetworkError::Header(format!(
-                "its tuples are not those of the tuple set '{name}'"
-            )));
-        }
+        let set = read_tuple_set(&mut reader)?;
         let splits = reader.u8().ok_or_else(|| header("cut in the stages"))?;
         let thresholds = reader
             .take(usize::from(splits))
@@ -176,12 +152,7 @@ impl Network {
             }
             None => return Err(header("cut before the value type")),
         }
-        let games = reader.u64().ok_or_else(|| header("cut in the counters"))?;
-        let moves = reader.u64().ok_or_else(|| header("cut in the counters"))?;
-        let seconds = reader
-            .u64()
-            .map(f64::from_bits)
-            .ok_or_else(|| header("cut in the counters"))?;
+        let training = read_counters(&mut reader)?;
         let stored = reader.u64().ok_or_else(|| header("cut in the counters"))?;
         // Checked before a network is allocated (up to a GiB).
         let expected = set.weights_per_stage() * stages.count();
@@ -192,6 +163,11 @@ impl Network {
             )));
         }
         // A year of training is far more than anyone runs; more is a damaged counter.
+        let Training {
+            games,
+            moves,
+            seconds,
+        } = training;
         if !seconds.is_finite() || !(0.0..=1e10).contains(&seconds) || moves < games {
             return Err(header("its training counters are not possible"));
         }
@@ -211,14 +187,54 @@ impl Network {
                 network.state[stage].store(READY, Ordering::Relaxed);
             }
         }
-        network.training = Mutex::new(Training {
-            games,
-            moves,
-            seconds,
-        });
+        network.training = Mutex::new(training);
         network.checksum = Some(u32::from_le_bytes(*sum));
         Ok(network)
     }
+}
+
+/// The tuple set a weight file names, checked against the tuples it lists.
+fn read_tuple_set(reader: &mut Reader<'_>) -> Result<TupleSet, NetworkError> {
+    let header = |what: &str| NetworkError::Header(what.to_string());
+    let name_len = reader.u8().ok_or_else(|| header("cut in the tuple set"))?;
+    let name = reader
+        .take(usize::from(name_len))
+        .and_then(|b| std::str::from_utf8(b).ok())
+        .ok_or_else(|| header("cut in the tuple set"))?;
+    let set = TupleSet::from_name(name)
+        .ok_or_else(|| NetworkError::Header(format!("unknown tuple set '{name}'")))?;
+    let count = reader.u8().ok_or_else(|| header("cut in the tuples"))?;
+    let mut tuples = Vec::new();
+    for _ in 0..count {
+        let len = reader.u8().ok_or_else(|| header("cut in the tuples"))?;
+        let cells = reader
+            .take(usize::from(len))
+            .ok_or_else(|| header("cut in the tuples"))?;
+        tuples.push(cells.to_vec());
+    }
+    if tuples
+        .iter()
+        .map(Vec::as_slice)
+        .ne(set.tuples().iter().copied())
+    {
+        return Err(NetworkError::Header(format!(
+            "its tuples are not those of the tuple set '{name}'"
+        )));
+    }
+    Ok(set)
+}
+
+/// A weight file's training counters (games, moves, seconds), not yet checked.
+fn read_counters(reader: &mut Reader<'_>) -> Result<Training, NetworkError> {
+    let cut = || NetworkError::Header("cut in the counters".to_string());
+    let games = reader.u64().ok_or_else(cut)?;
+    let moves = reader.u64().ok_or_else(cut)?;
+    let seconds = reader.u64().map(f64::from_bits).ok_or_else(cut)?;
+    Ok(Training {
+        games,
+        moves,
+        seconds,
+    })
 }
 
 /// The body of [`Network::read_coherence`]: fills `sums` from `input` as it checks it.
