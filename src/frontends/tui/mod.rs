@@ -147,7 +147,19 @@ fn draw<S: Store>(
     colors: ColorMode,
 ) -> io::Result<bool> {
     let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
-    let view = View {
+    let frame = render(
+        &view_of(session, ui, colors),
+        usize::from(width),
+        usize::from(height),
+    );
+    frame.write_to(&mut terminal.out)?;
+    terminal.out.flush()?;
+    Ok(frame.cramped)
+}
+
+/// What the screen shows now: the session's screen and the front end's marks and modes.
+fn view_of<'a, S: Store>(session: &'a Session<S>, ui: &'a Ui, colors: ColorMode) -> View<'a> {
+    View {
         screen: session.screen(),
         rules: session.rules(),
         menu: session.menu(),
@@ -157,11 +169,7 @@ fn draw<S: Store>(
         autoplay: ui.autoplay,
         help: ui.help,
         colors,
-    };
-    let frame = render(&view, usize::from(width), usize::from(height));
-    frame.write_to(&mut terminal.out)?;
-    terminal.out.flush()?;
-    Ok(frame.cramped)
+    }
 }
 
 /// Handles one key; false to leave the program.
@@ -450,18 +458,7 @@ mod tests {
                 &mut ui,
                 KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)
             ));
-            let view = View {
-                screen: session.screen(),
-                rules: session.rules(),
-                menu: session.menu(),
-                new_tile: ui.new_tile,
-                status: &ui.status,
-                advised: ui.advised,
-                autoplay: ui.autoplay,
-                help: ui.help,
-                colors: ColorMode::None,
-            };
-            render(&view, 100, 40).to_text()
+            render(&view_of(session, &ui, ColorMode::None), 100, 40).to_text()
         };
         // The board's nine lines (the marks of a new tile are on the first of each cell's three).
         let board = |screen: &str| -> String {
