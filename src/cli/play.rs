@@ -8,14 +8,14 @@ use crate::files::best::{BestScores, data_dir};
 use crate::files::save::{SAVE_FILE, read_board_file};
 use crate::files::store::FileStore;
 use crate::frontends::console::Console;
-use crate::frontends::mips::Mips;
+use crate::frontends::mips::{Mips, mips_session};
 use crate::frontends::tui::{self, ColorMode};
 use crate::model::game::Timeline;
 use crate::model::named::Named;
 use crate::model::random::{os_seed, seeded};
 use crate::model::rules::{Rules, Variant};
+use crate::players::PlayerKind;
 use crate::players::playout::default_attempt_limit;
-use crate::players::{AnyPlayer, PlayerKind, RandomPlayer};
 use crate::session::{MemoryStore, MenuStyle, Session, Settings};
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
@@ -165,17 +165,7 @@ pub(super) fn run_mips(cli: &Cli) -> anyhow::Result<()> {
         );
         return Err(UsageError(message).into());
     }
-    let settings = Settings {
-        rules: Rules::mini(),
-        menu: MenuStyle::OneSize,
-    };
-    let rng = seeded(cli.seed.unwrap_or_else(os_seed));
-    let session = Session::new(
-        settings,
-        rng,
-        MemoryStore::new(),
-        AnyPlayer::Random(RandomPlayer),
-    );
+    let session = mips_session(cli.seed.unwrap_or_else(os_seed));
     let stdin = io::stdin();
     let mut out = io::BufWriter::new(StandardOutput::lock());
     Mips::new(session, stdin.lock(), &mut out).run()?;

@@ -23,7 +23,10 @@ use crate::frontends::console::read_untrimmed_line;
 use crate::model::board::{Board, tile_value};
 use crate::model::direction::Direction;
 use crate::model::game::{Snapshot, Status, Timeline};
-use crate::session::{Command, Event, Screen, Session, Store};
+use crate::model::random::seeded;
+use crate::model::rules::Rules;
+use crate::players::{AnyPlayer, RandomPlayer};
+use crate::session::{Command, Event, MemoryStore, MenuStyle, Screen, Session, Settings, Store};
 use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
 
@@ -115,6 +118,21 @@ enum StartState {
     Invalid,
     /// The input ended.
     End,
+}
+
+/// The session the MIPS program plays, seeded with `seed`: 3x3 to 512 (the `mini` rules), one
+/// size, no save and no best score (a [`MemoryStore`]); the random player stands in for advice
+/// it never gives.
+pub fn mips_session(seed: u64) -> Session<MemoryStore> {
+    Session::new(
+        Settings {
+            rules: Rules::mini(),
+            menu: MenuStyle::OneSize,
+        },
+        seeded(seed),
+        MemoryStore::new(),
+        AnyPlayer::Random(RandomPlayer),
+    )
 }
 
 /// The MIPS program's interface over `input` and `output`, playing `session`.
@@ -288,22 +306,10 @@ impl<R: BufRead, W: Write, S: Store> Mips<R, W, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::random::seeded;
-    use crate::model::rules::Rules;
-    use crate::players::{AnyPlayer, RandomPlayer};
-    use crate::session::{MemoryStore, MenuStyle, Settings};
 
     /// What the interface prints for `input`, with seed `seed`.
     fn transcript(seed: u64, input: &str) -> String {
-        let session = Session::new(
-            Settings {
-                rules: Rules::mini(),
-                menu: MenuStyle::OneSize,
-            },
-            seeded(seed),
-            MemoryStore::new(),
-            AnyPlayer::Random(RandomPlayer),
-        );
+        let session = mips_session(seed);
         let mut out = Vec::new();
         Mips::new(session, input.as_bytes(), &mut out)
             .run()

@@ -11,11 +11,8 @@
 //! `the_seeded_replays_show_the_write_ups_boards` checks them against its boards.
 
 use crate::common::{Run, fixture};
-use power11::ai::{AnyPlayer, RandomPlayer};
-use power11::mips::Mips;
-use power11::random::seeded;
-use power11::session::{MemoryStore, MenuStyle, Session, Settings};
-use power11::{Board, Direction, Grid, Rules};
+use power11::mips::{Mips, mips_session};
+use power11::{Board, Direction, Grid};
 use std::cell::RefCell;
 use std::io::{self, BufRead, Read, Write};
 use std::rc::Rc;
@@ -168,15 +165,7 @@ impl BufRead for Echo {
 /// The program run in memory as `--interface mips --seed SEED` does, with each line typed shown
 /// where it is read.
 fn echoed(seed: u64, input: &str) -> String {
-    let session = Session::new(
-        Settings {
-            rules: Rules::mini(),
-            menu: MenuStyle::OneSize,
-        },
-        seeded(seed),
-        MemoryStore::new(),
-        AnyPlayer::Random(RandomPlayer),
-    );
+    let session = mips_session(seed);
     let out = Shared::default();
     let echo = Echo {
         input: input.as_bytes().to_vec(),
