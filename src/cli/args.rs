@@ -135,10 +135,49 @@ pub(super) enum Command {
     /// Learn a 4x4 evaluation by self-play (TD learning of an n-tuple network) for
     /// `--player learned`. Ctrl-C stops early and keeps what was learned.
     Train(TrainArgs),
+    /// Write a smaller copy of a weight file: the smallest weights set to zero, the others
+    /// rounded, compressed harder. The shipped network is made so.
+    Compact(CompactArgs),
     /// Print a shell completion script: `power11 completions bash > power11.bash`.
     Completions(CompletionsArgs),
     /// Print a manual page (roff): `power11 man | man -l -`.
     Man(ManArgs),
+}
+
+#[derive(Args, Debug)]
+pub(super) struct CompactArgs {
+    /// The weight file to read.
+    #[arg(long, value_name = "FILE")]
+    pub(super) weights: PathBuf,
+
+    /// The smaller weight file to write (a new file: an existing one is left alone).
+    #[arg(long, value_name = "FILE")]
+    pub(super) out: PathBuf,
+
+    /// The share of nonzero weights kept, the largest in size (0 to 1).
+    #[arg(long, value_name = "SHARE", default_value_t = 1.0, value_parser = parse_share)]
+    pub(super) keep: f64,
+
+    /// Significant bits each weight keeps after its leading one (0 to 10; f16 has 10).
+    #[arg(long, value_name = "BITS", default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=10))]
+    pub(super) mantissa_bits: u32,
+
+    /// Keep the weights of the first N stages that have their own; later stages play with
+    /// the last one kept (the stage of 32768 matters only after a 32768).
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=4))]
+    pub(super) stages: u64,
+
+    /// The zstd level (1 to 22; higher is smaller and slower).
+    #[arg(long, value_name = "L", default_value_t = 19, value_parser = clap::value_parser!(i32).range(1..=22))]
+    pub(super) level: i32,
+}
+
+/// A share from 0 to 1.
+fn parse_share(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("a share is a number from 0 to 1, not '{text}'")),
+    }
 }
 
 #[derive(Args, Debug)]

@@ -5,6 +5,7 @@
 
 mod args;
 mod bench;
+mod compact;
 mod manual;
 mod play;
 mod player;
@@ -117,6 +118,7 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
         Some(Command::Bench(args)) => bench::run_bench(args),
         Some(Command::Solve(args)) => solve::run_solve(args),
         Some(Command::Train(args)) => train::run_train(args),
+        Some(Command::Compact(args)) => compact::run_compact(args),
         Some(Command::Completions(args)) => manual::print_completions(&args.shell),
         Some(Command::Man(args)) => manual::print_man_page(&args.command),
         None if cli.interface == Interface::Mips => play::run_mips(cli),

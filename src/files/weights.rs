@@ -106,6 +106,14 @@ pub fn write_weights(path: &Path, network: &Network) -> Result<(), FileError> {
     Ok(())
 }
 
+/// Writes `network` alone (no coherence sums) to `path` atomically, compressed at zstd
+/// `level`, and returns the file's size.
+pub fn write_network_at(path: &Path, network: &Network, level: i32) -> Result<usize, FileError> {
+    let bytes = network.to_bytes_at(level);
+    write_atomic(path, &bytes)?;
+    Ok(bytes.len())
+}
+
 /// Where the coherence sums of the network in `weights` are kept while it trains: beside the
 /// file (the one a link names), its name and `.coherence`. Playing never reads it.
 pub fn coherence_path(weights: &Path) -> PathBuf {

@@ -1,87 +1,85 @@
-//! The n-tuple network's files: the weight file (`Network::to_bytes`, `Network::from_bytes`:
-//! header, f16 values, checksum) and the coherence file beside it, and the file markers.
+//! The n-tuple network's files: the weight file (`Network::to_bytes`, `Network::from_bytes`)
+//! and the coherence file beside it, and the file markers.
+//!
+//! Both are one header, one zstd frame and one CRC-32 of everything before it. The weight
+//! file's frame holds only the stages that have weights of their own; each is a bitmap of the
+//! weights it stores (nonzero ones, or in a later stage those that differ from the stage stored
+//! before it: a promoted stage starts as a copy) and their values, low bytes then high bytes
+//! (the bytes that vary most kept apart from those that vary least). So a file's size follows
+//! what was learned, not the table's size. Format 1 (every stage, dense and
+//! uncompressed) is still read.
 
-use super::{CoherenceError, Network, NetworkError, READY, Stages, Training, TupleSet};
+use super::{CoherenceError, MAX_STAGES, Network, NetworkError, Stages, Training, TupleSet};
 use crate::model::named::Named;
-use std::io::{self, Read, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 /// The magic bytes a coherence file starts with.
 pub const COHERENCE_MAGIC: &[u8; 8] = b"P11COHER";
-/// The coherence-file format this program writes and reads.
-pub(super) const COHERENCE_FORMAT: u32 = 1;
-/// How many sums a coherence file is read or written in at a time.
-const SUMS_PER_CHUNK: usize = 1 << 16;
+/// The coherence-file format this program writes.
+pub(super) const COHERENCE_FORMAT: u32 = 2;
+/// The first coherence-file format: every stage's sums, dense and uncompressed (still read).
+const COHERENCE_FORMAT_DENSE: u32 = 1;
 
 /// The magic bytes a weight file starts with.
 pub const WEIGHTS_MAGIC: &[u8; 8] = b"P11NTUPL";
-/// The weight-file format this program writes and reads.
-pub(super) const FORMAT: u32 = 1;
+/// The weight-file format this program writes.
+pub(super) const FORMAT: u32 = 2;
+/// The first weight-file format: every stage, dense f16, uncompressed (still read).
+const FORMAT_DENSE: u32 = 1;
 /// The value type code for IEEE half-precision weights.
 const VALUE_F16: u8 = 1;
 /// The largest finite f16: weights are clamped to it when written.
 const F16_MAX: f32 = 65504.0;
+/// Values a block holds: the unit of the byte split and of reading and writing.
+const BLOCK: usize = 1 << 16;
+
+/// The zstd level checkpoints are written at: fast (a few seconds for a whole network), and
+/// most of a network's zeros and repeats are found at any level.
+pub const DEFAULT_LEVEL: i32 = 3;
 
 impl Network {
-    /// Writes the coherence sums (nothing, if training does not track them) for the weight file
-    /// whose checksum is `weights_checksum`: magic `P11COHER`, a format version, that checksum,
-    /// the number of weights, each weight's two sums (its `u64`, little-endian) and a CRC-32 of
-    /// everything before it. Streamed, so that 1.6 GB of sums are never copied in memory.
-    pub fn write_coherence(&self, weights_checksum: u32, out: &mut dyn Write) -> io::Result<()> {
-        let Some(sums) = &self.coherence else {
-            return Ok(());
-        };
-        let mut hasher = crc32fast::Hasher::new();
-        let mut put = |bytes: &[u8]| {
-            hasher.update(bytes);
-            out.write_all(bytes)
-        };
-        put(COHERENCE_MAGIC)?;
-        put(&COHERENCE_FORMAT.to_le_bytes())?;
-        put(&weights_checksum.to_le_bytes())?;
-        put(&(sums.len() as u64).to_le_bytes())?;
-        let mut chunk = Vec::with_capacity(8 * SUMS_PER_CHUNK);
-        for part in sums.chunks(SUMS_PER_CHUNK) {
-            chunk.clear();
-            for pair in part {
-                chunk.extend_from_slice(&pair.load(Ordering::Relaxed).to_le_bytes());
-            }
-            put(&chunk)?;
-        }
-        let sum = hasher.finalize();
-        out.write_all(&sum.to_le_bytes())
-    }
-
-    /// Reads the coherence sums [`Network::write_coherence`] wrote, into a network that tracks
-    /// coherence and was read from the weight file whose checksum is `weights_checksum`. The
-    /// whole input is checked (magic, format, that checksum, the size, the CRC-32, nothing
-    /// after it); on any failure the sums are all zero again, never half-read.
-    pub fn read_coherence(
-        &mut self,
-        weights_checksum: u32,
-        input: &mut dyn Read,
-    ) -> Result<(), CoherenceError> {
-        let Some(sums) = &self.coherence else {
-            return Err(CoherenceError::NotTracked);
-        };
-        let read = read_sums(sums, weights_checksum, input);
-        if read.is_err() {
-            for pair in sums.as_ref() {
-                pair.store(0, Ordering::Relaxed);
-            }
-        }
-        read
-    }
-
-    /// The weight file: header, f16 weights, CRC-32. Weights beyond the f16 range are clamped
-    /// to it (they never get near it in practice). A stage never reached is written as zeros
-    /// and read back as "not trained".
+    /// The weight file, at the checkpoints' zstd level ([`DEFAULT_LEVEL`]).
     pub fn to_bytes(&self) -> Vec<u8> {
+        self.to_bytes_at(DEFAULT_LEVEL)
+    }
+
+    /// The weight file, compressed at zstd `level` (1 to 22; higher is smaller and slower):
+    /// magic, format, the header (tuple set and its cells, stages, value type, training
+    /// counters, weights a network holds), a byte whose bit `k` says stage `k` is stored, a
+    /// zstd frame of the stored stages' f16 values (see the module's notes), and a CRC-32 of
+    /// everything before it. Weights beyond the f16 range are clamped to it (they never get
+    /// near it in practice).
+    pub fn to_bytes_at(&self, level: i32) -> Vec<u8> {
+        let mut out = self.header(FORMAT);
+        let stored: Vec<usize> = (0..self.stages.count())
+            .filter(|&k| self.stage_table(k).is_some())
+            .collect();
+        out.push(stored.iter().fold(0u8, |mask, &k| mask | (1 << k)));
+        let level = level.clamp(1, zstd::zstd_safe::max_c_level());
+        let mut encoder =
+            zstd::Encoder::new(out, level).expect("a zstd level in its range is accepted");
+        let mut below: Option<&[AtomicU32]> = None;
+        for &k in &stored {
+            let table = self.stage_table(k).expect("stored stages have tables");
+            write_stage(&mut encoder, table, below).expect("compressing into memory cannot fail");
+            below = Some(table);
+        }
+        let mut out = encoder
+            .finish()
+            .expect("compressing into memory cannot fail");
+        let sum = crc32fast::hash(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Magic, `format` and the header both formats share, up to the weight count.
+    fn header(&self, format: u32) -> Vec<u8> {
         let tuples = self.set.tuples();
-        let mut out = Vec::with_capacity(64 + 2 * self.weights.len());
+        let mut out = Vec::with_capacity(128);
         out.extend_from_slice(WEIGHTS_MAGIC);
-        out.extend_from_slice(&FORMAT.to_le_bytes());
+        out.extend_from_slice(&format.to_le_bytes());
         let name = self.set.name().as_bytes();
         out.push(name.len() as u8);
         out.extend_from_slice(name);
@@ -97,36 +95,22 @@ impl Network {
         out.extend_from_slice(&training.games.to_le_bytes());
         out.extend_from_slice(&training.moves.to_le_bytes());
         out.extend_from_slice(&training.seconds.to_le_bytes());
-        out.extend_from_slice(&(self.weights.len() as u64).to_le_bytes());
-        let per_stage = self.set.weights_per_stage();
-        for (stage, weights) in self.weights.chunks(per_stage).enumerate() {
-            // Read once a stage: a promotion that finishes while the file is written must not
-            // leave the stage's first weights as zeros and the rest as values.
-            let ready = self.state[stage].load(Ordering::Acquire) == READY;
-            for w in weights {
-                let value = if ready {
-                    f32::from_bits(w.load(Ordering::Relaxed)).clamp(-F16_MAX, F16_MAX)
-                } else {
-                    0.0
-                };
-                out.extend_from_slice(&half::f16::from_f32(value).to_le_bytes());
-            }
-        }
-        let sum = crc32fast::hash(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
+        let count = self.set.weights_per_stage() * self.stages.count();
+        out.extend_from_slice(&(count as u64).to_le_bytes());
         out
     }
 
-    /// Reads a weight file written by [`Network::to_bytes`]: the whole file is checked (magic,
-    /// format, checksum, a known tuple set with its exact cells, stages, value type, the weight
-    /// count, every value finite) before a network is made, so a bad file is never half-used.
+    /// Reads a weight file written by [`Network::to_bytes`] (format 2) or by an earlier power11
+    /// (format 1): the whole file is checked (magic, format, checksum, a known tuple set with
+    /// its exact cells, stages, value type, the weight count, every value finite) before a
+    /// network is made, so a bad file is never half-used.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         if !bytes.starts_with(WEIGHTS_MAGIC) {
             return Err(NetworkError::NotWeights);
         }
         let mut reader = Reader(&bytes[WEIGHTS_MAGIC.len()..]);
         let format = reader.u32().ok_or(NetworkError::Checksum)?;
-        if format != FORMAT {
+        if format != FORMAT && format != FORMAT_DENSE {
             return Err(NetworkError::Version(format));
         }
         let Some((body, sum)) = bytes.split_last_chunk::<4>() else {
@@ -137,60 +121,281 @@ impl Network {
             return Err(NetworkError::Checksum);
         }
         let mut reader = Reader(&body[WEIGHTS_MAGIC.len() + 4..]);
-        let header = |what: &str| NetworkError::Header(what.to_string());
-        let set = read_tuple_set(&mut reader)?;
-        let splits = reader.u8().ok_or_else(|| header("cut in the stages"))?;
-        let thresholds = reader
-            .take(usize::from(splits))
-            .ok_or_else(|| header("cut in the stages"))?;
-        let stages =
-            Stages::split_at(thresholds).map_err(|e| NetworkError::Header(e.to_string()))?;
-        match reader.u8() {
-            Some(VALUE_F16) => {}
-            Some(other) => {
-                return Err(NetworkError::Header(format!("unknown value type {other}")));
-            }
-            None => return Err(header("cut before the value type")),
-        }
-        let training = read_counters(&mut reader)?;
-        let stored = reader.u64().ok_or_else(|| header("cut in the counters"))?;
-        // Checked before a network is allocated (up to a GiB).
-        let expected = set.weights_per_stage() * stages.count();
-        if stored != expected as u64 || reader.0.len() != 2 * expected {
-            return Err(NetworkError::Header(format!(
-                "it holds {stored} weights in {} bytes; this tuple set and these stages have {expected}",
-                reader.0.len(),
-            )));
-        }
-        // A year of training is far more than anyone runs; more is a damaged counter.
-        let Training {
-            games,
-            moves,
-            seconds,
-        } = training;
-        if !seconds.is_finite() || !(0.0..=1e10).contains(&seconds) || moves < games {
-            return Err(header("its training counters are not possible"));
-        }
-        let mut network = Network::new(set, stages);
-        let per_stage = set.weights_per_stage();
-        let mut nonzero = vec![false; network.stages.count()];
-        for (i, pair) in reader.0.chunks_exact(2).enumerate() {
-            let value = half::f16::from_le_bytes([pair[0], pair[1]]).to_f32();
-            if !value.is_finite() {
-                return Err(NetworkError::Weight(i));
-            }
-            nonzero[i / per_stage] |= value != 0.0;
-            network.weights[i].store(value.to_bits(), Ordering::Relaxed);
-        }
-        for (stage, trained) in nonzero.into_iter().enumerate().skip(1) {
-            if trained {
-                network.state[stage].store(READY, Ordering::Relaxed);
-            }
+        let (set, stages, training) = read_header(&mut reader)?;
+        let mut network = Network::unfilled(set, stages);
+        if format == FORMAT_DENSE {
+            read_dense(&mut network, reader.0)?;
+        } else {
+            read_compressed(&mut network, reader.0)?;
         }
         network.training = Mutex::new(training);
         network.checksum = Some(u32::from_le_bytes(*sum));
         Ok(network)
     }
+
+    /// Writes the coherence sums (nothing, if training does not track them) for the weight file
+    /// whose checksum is `weights_checksum`: magic `P11COHER`, a format version, that checksum,
+    /// the number of weights, a byte whose bit `k` says stage `k`'s sums are stored, a zstd
+    /// frame of those stages' sums (each weight's two sums in its `u64`, little-endian, byte
+    /// split like the weights) and a CRC-32 of everything before it. Streamed, so that the sums
+    /// are never copied in memory.
+    pub fn write_coherence(&self, weights_checksum: u32, out: &mut dyn Write) -> io::Result<()> {
+        let Some(stages) = &self.coherence else {
+            return Ok(());
+        };
+        let mut out = Hashing::new(out);
+        out.write_all(COHERENCE_MAGIC)?;
+        out.write_all(&COHERENCE_FORMAT.to_le_bytes())?;
+        out.write_all(&weights_checksum.to_le_bytes())?;
+        let count = self.set.weights_per_stage() * self.stages.count();
+        out.write_all(&(count as u64).to_le_bytes())?;
+        let stored: Vec<&[AtomicU64]> = stages
+            .iter()
+            .filter_map(|s| s.get().map(|s| &**s))
+            .collect();
+        let mask = stages
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.get().is_some())
+            .fold(0u8, |mask, (k, _)| mask | (1 << k));
+        out.write_all(&[mask])?;
+        let mut encoder = zstd::Encoder::new(out, DEFAULT_LEVEL)?;
+        let mut block = Vec::with_capacity(8 * BLOCK);
+        for sums in stored {
+            for part in sums.chunks(BLOCK) {
+                // Each sum read once: training threads may be moving them meanwhile.
+                let pairs: Vec<u64> = part.iter().map(|p| p.load(Ordering::Relaxed)).collect();
+                block.clear();
+                for plane in 0..8 {
+                    block.extend(pairs.iter().map(|pair| (pair >> (8 * plane)) as u8));
+                }
+                encoder.write_all(&block)?;
+            }
+        }
+        let Hashing { inner, hasher } = encoder.finish()?;
+        inner.write_all(&hasher.finalize().to_le_bytes())
+    }
+
+    /// Reads the coherence sums [`Network::write_coherence`] wrote (or an earlier power11's
+    /// format 1), into a network that tracks coherence and was read from the weight file whose
+    /// checksum is `weights_checksum`. The whole input is checked (magic, format, that
+    /// checksum, the size, the stages, the CRC-32, nothing after it); on any failure the sums
+    /// are all zero again, never half-read.
+    pub fn read_coherence(
+        &mut self,
+        weights_checksum: u32,
+        input: &mut dyn BufRead,
+    ) -> Result<(), CoherenceError> {
+        let Some(stages) = &self.coherence else {
+            return Err(CoherenceError::NotTracked);
+        };
+        let read = read_sums(self, weights_checksum, input);
+        if read.is_err() {
+            for sums in stages.iter().filter_map(|s| s.get()) {
+                for pair in sums.as_ref() {
+                    pair.store(0, Ordering::Relaxed);
+                }
+            }
+        }
+        read
+    }
+}
+
+/// The f16 bits of the `f32` bits `w`, clamped to the f16 range.
+#[inline]
+fn f16_bits(w: u32) -> u16 {
+    half::f16::from_f32(f32::from_bits(w).clamp(-F16_MAX, F16_MAX)).to_bits()
+}
+
+/// One stored stage into the weight file's frame, in blocks of [`BLOCK`] weights: a bitmap of
+/// the weights the block stores (bit `i` of byte `i / 8`: in the first stage the nonzero ones,
+/// in a later one those that differ from `below`, the stage stored before it), then those
+/// weights' f16 low bytes, then their high bytes. The others are zero, or `below`'s. Each block
+/// is read from the network once: training threads may be moving the weights meanwhile.
+fn write_stage(
+    out: &mut impl Write,
+    table: &[AtomicU32],
+    below: Option<&[AtomicU32]>,
+) -> io::Result<()> {
+    let mut bits: Vec<u16> = Vec::with_capacity(BLOCK);
+    let mut own: Vec<bool> = Vec::with_capacity(BLOCK);
+    let mut bytes: Vec<u8> = Vec::with_capacity(2 * BLOCK + BLOCK / 8);
+    for start in (0..table.len()).step_by(BLOCK) {
+        let end = (start + BLOCK).min(table.len());
+        bits.clear();
+        bits.extend(table[start..end].iter().map(|w| f16_bits(w.load(Ordering::Relaxed))));
+        own.clear();
+        own.extend(bits.iter().enumerate().map(|(i, &b)| match below {
+            None => b != 0,
+            Some(below) => b != f16_bits(below[start + i].load(Ordering::Relaxed)),
+        }));
+        bytes.clear();
+        bytes.extend(own.chunks(8).map(|eight| {
+            eight
+                .iter()
+                .enumerate()
+                .fold(0u8, |mask, (j, &o)| mask | (u8::from(o) << j))
+        }));
+        for shift in [0, 8] {
+            bytes.extend(
+                bits.iter()
+                    .zip(&own)
+                    .filter(|(_, o)| **o)
+                    .map(|(&b, _)| (b >> shift) as u8),
+            );
+        }
+        out.write_all(&bytes)?;
+    }
+    Ok(())
+}
+
+/// One stored stage read back from the frame ([`write_stage`]) into `network`: its weights are
+/// those the bitmap marks, the others zero (the first stage) or the stage stored before it's.
+fn read_stage(
+    network: &mut Network,
+    stage: usize,
+    below: Option<usize>,
+    input: &mut impl Read,
+    values: &[f32],
+) -> Result<(), NetworkError> {
+    let damaged = |e: io::Error| NetworkError::Header(format!("its weights are damaged: {e}"));
+    let count = network.set.weights_per_stage();
+    let below = below.and_then(|k| network.stage_table(k));
+    let mut weights: Vec<AtomicU32> = super::memory::with_capacity(count);
+    let mut mask = vec![0u8; BLOCK / 8];
+    let mut bytes = vec![0u8; 2 * BLOCK];
+    for start in (0..count).step_by(BLOCK) {
+        let n = BLOCK.min(count - start);
+        let mask = &mut mask[..n.div_ceil(8)];
+        input.read_exact(mask).map_err(damaged)?;
+        let stored = mask.iter().map(|m| m.count_ones() as usize).sum::<usize>();
+        let bytes = &mut bytes[..2 * stored];
+        input.read_exact(bytes).map_err(damaged)?;
+        let (low, high) = bytes.split_at(stored);
+        let mut next = 0;
+        for i in 0..n {
+            let value = if mask[i / 8] & (1 << (i % 8)) == 0 {
+                below.map_or(0.0, |t| f32::from_bits(t[start + i].load(Ordering::Relaxed)))
+            } else {
+                let value = values[usize::from(u16::from_le_bytes([low[next], high[next]]))];
+                next += 1;
+                if !value.is_finite() {
+                    return Err(NetworkError::Weight(stage * count + start + i));
+                }
+                value
+            };
+            weights.push(AtomicU32::new(value.to_bits()));
+        }
+        if n % 8 != 0 && mask[n / 8] >> (n % 8) != 0 {
+            return Err(damaged(io::Error::other("bits past the last weight")));
+        }
+    }
+    let table = weights.into_boxed_slice();
+    network.set_table(stage, table);
+    Ok(())
+}
+
+/// A weight file's header after its format: the tuple set, stages, value type, training
+/// counters and weight count, checked.
+fn read_header(reader: &mut Reader<'_>) -> Result<(TupleSet, Stages, Training), NetworkError> {
+    let header = |what: &str| NetworkError::Header(what.to_string());
+    let set = read_tuple_set(reader)?;
+    let splits = reader.u8().ok_or_else(|| header("cut in the stages"))?;
+    let thresholds = reader
+        .take(usize::from(splits))
+        .ok_or_else(|| header("cut in the stages"))?;
+    let stages = Stages::split_at(thresholds).map_err(|e| NetworkError::Header(e.to_string()))?;
+    match reader.u8() {
+        Some(VALUE_F16) => {}
+        Some(other) => {
+            return Err(NetworkError::Header(format!("unknown value type {other}")));
+        }
+        None => return Err(header("cut before the value type")),
+    }
+    let training = read_counters(reader)?;
+    let stored = reader.u64().ok_or_else(|| header("cut in the counters"))?;
+    let expected = set.weights_per_stage() * stages.count();
+    if stored != expected as u64 {
+        return Err(NetworkError::Header(format!(
+            "it holds {stored} weights; this tuple set and these stages have {expected}"
+        )));
+    }
+    // A year of training is far more than anyone runs; more is a damaged counter.
+    let Training {
+        games,
+        moves,
+        seconds,
+    } = training;
+    if !seconds.is_finite() || !(0.0..=1e10).contains(&seconds) || moves < games {
+        return Err(header("its training counters are not possible"));
+    }
+    Ok((set, stages, training))
+}
+
+/// Format 1's weights: every stage, dense f16 (a stage of zeros was never reached).
+fn read_dense(network: &mut Network, values: &[u8]) -> Result<(), NetworkError> {
+    let per_stage = network.set.weights_per_stage();
+    let count = per_stage * network.stages.count();
+    if values.len() != 2 * count {
+        return Err(NetworkError::Header(format!(
+            "it holds {} bytes of weights; this tuple set and these stages have {count} weights",
+            values.len()
+        )));
+    }
+    for (stage, bytes) in values.chunks_exact(2 * per_stage).enumerate() {
+        let mut decoded = Vec::with_capacity(per_stage);
+        for (i, pair) in bytes.chunks_exact(2).enumerate() {
+            let value = half::f16::from_le_bytes([pair[0], pair[1]]).to_f32();
+            if !value.is_finite() {
+                return Err(NetworkError::Weight(stage * per_stage + i));
+            }
+            decoded.push(value);
+        }
+        if stage == 0 || decoded.iter().any(|&v| v != 0.0) {
+            network.set_stage(stage, decoded.into_iter());
+        }
+    }
+    Ok(())
+}
+
+/// Format 2's weights: the stage byte, then the zstd frame of the stored stages.
+fn read_compressed(network: &mut Network, rest: &[u8]) -> Result<(), NetworkError> {
+    let damaged = |what: String| NetworkError::Header(format!("its weights are damaged: {what}"));
+    let Some((&mask, frame)) = rest.split_first() else {
+        return Err(NetworkError::Header(
+            "cut before the stages' weights".to_string(),
+        ));
+    };
+    let count = network.stages.count();
+    if mask & 1 == 0 || u32::from(mask) >= 1 << count {
+        return Err(NetworkError::Header(format!(
+            "its stored stages ({mask:#04b}) do not fit its {count} stage(s)"
+        )));
+    }
+    let mut decoder = zstd::Decoder::with_buffer(frame)
+        .map_err(|e| damaged(e.to_string()))?
+        .single_frame();
+    // Every f16's value, looked up: far faster than converting hundreds of millions one by one.
+    let values: Vec<f32> = (0..=u16::MAX)
+        .map(|b| half::f16::from_bits(b).to_f32())
+        .collect();
+    let mut below = None;
+    for stage in (0..count).filter(|k| mask & (1 << k) != 0) {
+        read_stage(network, stage, below, &mut decoder, &values)?;
+        below = Some(stage);
+    }
+    let mut after = [0u8; 1];
+    if decoder
+        .read(&mut after)
+        .map_err(|e| damaged(e.to_string()))?
+        != 0
+    {
+        return Err(damaged("more values than its stages hold".to_string()));
+    }
+    if !decoder.finish().is_empty() {
+        return Err(damaged("bytes after its weights".to_string()));
+    }
+    Ok(())
 }
 
 /// The tuple set a weight file names, checked against the tuples it lists.
@@ -237,32 +442,24 @@ fn read_counters(reader: &mut Reader<'_>) -> Result<Training, NetworkError> {
     })
 }
 
-/// The body of [`Network::read_coherence`]: fills `sums` from `input` as it checks it.
+/// The body of [`Network::read_coherence`]: fills the sums from `input` as it checks it.
 fn read_sums(
-    sums: &[AtomicU64],
+    network: &Network,
     weights_checksum: u32,
-    input: &mut dyn Read,
+    input: &mut dyn BufRead,
 ) -> Result<(), CoherenceError> {
-    let mut hasher = crc32fast::Hasher::new();
-    let mut take = |buffer: &mut [u8]| -> Result<(), CoherenceError> {
-        input.read_exact(buffer).map_err(|e| match e.kind() {
-            io::ErrorKind::UnexpectedEof => CoherenceError::Checksum,
-            _ => CoherenceError::Io(e),
-        })?;
-        hasher.update(buffer);
-        Ok(())
-    };
+    let mut input = Hashing::new(input);
     let mut header = [0u8; 24];
-    take(&mut header).map_err(|e| match e {
-        CoherenceError::Checksum => CoherenceError::NotCoherence,
-        other => other,
+    input.read_exact(&mut header).map_err(|e| match e.kind() {
+        io::ErrorKind::UnexpectedEof => CoherenceError::NotCoherence,
+        _ => CoherenceError::Io(e),
     })?;
     if !header.starts_with(COHERENCE_MAGIC) {
         return Err(CoherenceError::NotCoherence);
     }
     let word = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().expect("4 bytes"));
     let format = word(8);
-    if format != COHERENCE_FORMAT {
+    if format != COHERENCE_FORMAT && format != COHERENCE_FORMAT_DENSE {
         return Err(CoherenceError::Version(format));
     }
     let written_for = word(12);
@@ -270,32 +467,152 @@ fn read_sums(
         return Err(CoherenceError::OtherWeights(written_for, weights_checksum));
     }
     let count = u64::from_le_bytes(header[16..24].try_into().expect("8 bytes"));
-    if count != sums.len() as u64 {
-        return Err(CoherenceError::Size(count, sums.len()));
+    let per_stage = network.set.weights_per_stage();
+    let expected = per_stage * network.stages.count();
+    if count != expected as u64 {
+        return Err(CoherenceError::Size(count, expected));
     }
-    let mut chunk = vec![0u8; 8 * SUMS_PER_CHUNK];
-    for part in sums.chunks(SUMS_PER_CHUNK) {
-        let bytes = &mut chunk[..8 * part.len()];
-        take(bytes)?;
-        for (pair, value) in part.iter().zip(bytes.chunks_exact(8)) {
-            pair.store(
-                u64::from_le_bytes(value.try_into().expect("8 bytes")),
-                Ordering::Relaxed,
-            );
+    let stages = network
+        .coherence
+        .as_ref()
+        .ok_or(CoherenceError::NotTracked)?;
+    if format == COHERENCE_FORMAT_DENSE {
+        // Every stage's sums; those of a stage without weights of its own are all zero.
+        let mut scratch: Vec<AtomicU64> = Vec::new();
+        for stage in stages {
+            let sums = if let Some(sums) = stage.get() {
+                &**sums
+            } else {
+                scratch.resize_with(per_stage, AtomicU64::default);
+                &scratch[..]
+            };
+            fill_sums(sums, &mut input, |bytes, i| {
+                u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+            })
+            .map_err(cut_is_damage)?;
+        }
+    } else {
+        let mut mask = [0u8; 1];
+        input.read_exact(&mut mask).map_err(cut_is_damage)?;
+        if u32::from(mask[0]) >= 1 << stages.len() {
+            return Err(CoherenceError::Checksum);
+        }
+        let mut decoder = zstd::Decoder::with_buffer(&mut input)
+            .map_err(cut_is_damage)?
+            .single_frame();
+        // A stage stored here that the weights lack (promoted between a checkpoint's two
+        // files) is read past; one the weights have and the file lacks keeps sums of zero.
+        let mut scratch: Vec<AtomicU64> = Vec::new();
+        for (k, stage) in stages.iter().enumerate() {
+            if mask[0] & (1 << k) == 0 {
+                continue;
+            }
+            let sums = if let Some(sums) = stage.get() {
+                &**sums
+            } else {
+                scratch.resize_with(per_stage, AtomicU64::default);
+                &scratch[..]
+            };
+            fill_sums(sums, &mut decoder, |bytes, i| {
+                let n = bytes.len() / 8;
+                (0..8).fold(0u64, |v, plane| {
+                    v | (u64::from(bytes[plane * n + i]) << (8 * plane))
+                })
+            })
+            .map_err(cut_is_damage)?;
+        }
+        let mut after = [0u8; 1];
+        if decoder.read(&mut after).map_err(cut_is_damage)? != 0 {
+            return Err(CoherenceError::Checksum);
         }
     }
-    let expected = hasher.finalize();
+    let expected = input.hasher.clone().finalize();
     let mut sum = [0u8; 4];
-    input.read_exact(&mut sum).map_err(|e| match e.kind() {
-        io::ErrorKind::UnexpectedEof => CoherenceError::Checksum,
-        _ => CoherenceError::Io(e),
-    })?;
+    input.inner.read_exact(&mut sum).map_err(cut_is_damage)?;
     let mut after = [0u8; 1];
-    if u32::from_le_bytes(sum) != expected || input.read(&mut after)? != 0 {
+    if u32::from_le_bytes(sum) != expected || input.inner.read(&mut after)? != 0 {
         return Err(CoherenceError::Checksum);
     }
     Ok(())
 }
+
+/// Reads `sums` from `input` block by block, each block's `i`-th sum decoded by `decode`.
+fn fill_sums(
+    sums: &[AtomicU64],
+    input: &mut dyn Read,
+    decode: impl Fn(&[u8], usize) -> u64,
+) -> io::Result<()> {
+    let mut block = vec![0u8; 8 * BLOCK];
+    for part in sums.chunks(BLOCK) {
+        let bytes = &mut block[..8 * part.len()];
+        input.read_exact(bytes)?;
+        for (i, pair) in part.iter().enumerate() {
+            pair.store(decode(bytes, i), Ordering::Relaxed);
+        }
+    }
+    Ok(())
+}
+
+/// A coherence file cut short is a damaged one; other read errors are what they are.
+fn cut_is_damage(e: io::Error) -> CoherenceError {
+    match e.kind() {
+        io::ErrorKind::UnexpectedEof | io::ErrorKind::InvalidData | io::ErrorKind::Other => {
+            CoherenceError::Checksum
+        }
+        _ => CoherenceError::Io(e),
+    }
+}
+
+/// A reader or writer that keeps the CRC-32 of the bytes that pass through it (for a reader,
+/// of the bytes consumed: a zstd decoder reads its frame through it and leaves what follows).
+struct Hashing<T> {
+    inner: T,
+    hasher: crc32fast::Hasher,
+}
+
+impl<T> Hashing<T> {
+    fn new(inner: T) -> Hashing<T> {
+        Hashing {
+            inner,
+            hasher: crc32fast::Hasher::new(),
+        }
+    }
+}
+
+impl<T: Write> Write for Hashing<T> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<T: BufRead> Read for Hashing<T> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+}
+
+impl<T: BufRead> BufRead for Hashing<T> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+    fn consume(&mut self, n: usize) {
+        // The bytes `fill_buf` returned are still buffered: asking again reads nothing.
+        if let Ok(buffered) = self.inner.fill_buf() {
+            self.hasher.update(&buffered[..n.min(buffered.len())]);
+        }
+        self.inner.consume(n);
+    }
+}
+
+/// Stages a file can mark as stored fit in its stage byte.
+const _: () = assert!(MAX_STAGES <= 8);
 
 /// Little-endian reads off the front of a byte slice.
 struct Reader<'a>(&'a [u8]);
@@ -319,5 +636,98 @@ impl<'a> Reader<'a> {
     fn u64(&mut self) -> Option<u64> {
         self.take(8)
             .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A network of two stages with a few weights learned in each.
+    fn trained() -> Network {
+        let net = Network::new(TupleSet::Rows, Stages::split_at(&[11]).unwrap());
+        for k in 1..=9u64 {
+            net.adjust(k | (k << 20), 100.0 * k as f32);
+        }
+        net.adjust(11 << 60, 7.5);
+        net
+    }
+
+    /// The file an earlier power11 wrote (format 1): every stage dense, f16, uncompressed.
+    fn format_1(net: &Network) -> Vec<u8> {
+        let mut out = net.header(FORMAT_DENSE);
+        for k in 0..net.stages.count() {
+            let values = net.stage_values(k).unwrap_or_else(|| vec![0.0; 1 << 17]);
+            for v in values {
+                out.extend_from_slice(&half::f16::from_f32(v).to_le_bytes());
+            }
+        }
+        let sum = crc32fast::hash(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn files_of_format_1_are_still_read() {
+        let net = trained();
+        let old = Network::from_bytes(&format_1(&net)).unwrap();
+        let new = Network::from_bytes(&net.to_bytes()).unwrap();
+        assert_eq!(old.stages_trained(), 2);
+        for k in 0..2 {
+            // (`assert!`: a failure need not print 131,072 weights.)
+            assert!(old.stage_values(k) == new.stage_values(k), "stage {k}");
+        }
+        // Written again, it is format 2 and far smaller than the dense file.
+        let new = old.to_bytes();
+        assert_eq!(new[8], 2);
+        assert!(new.len() * 20 < format_1(&net).len(), "{}", new.len());
+    }
+
+    #[test]
+    fn a_stage_costs_what_it_changed_and_one_never_reached_costs_nothing() {
+        let one = Network::new(TupleSet::Rows, Stages::split_at(&[11, 12]).unwrap());
+        one.adjust(5 | (6 << 20), 300.0);
+        let base = one.to_bytes().len();
+        // Promoted, unchanged: a bitmap of zeros, a few bytes compressed.
+        one.adjust(11 << 60, 0.0);
+        assert_eq!(one.stages_trained(), 2);
+        let promoted = one.to_bytes();
+        assert!(promoted.len() < base + 64, "{} vs {base}", promoted.len());
+        let back = Network::from_bytes(&promoted).unwrap();
+        assert_eq!(back.stages_trained(), 2);
+        assert!(
+            back.stage_values(1)
+                == Network::from_bytes(&one.to_bytes())
+                    .unwrap()
+                    .stage_values(0)
+        );
+        // The stage never reached is not in the file and has no table once read.
+        assert!(back.stage_values(2).is_none());
+        assert!(
+            back.value(12 << 60).to_bits() == back.value(11 << 60).to_bits(),
+            "an empty stage plays with the one below"
+        );
+    }
+
+    #[test]
+    fn a_damaged_frame_or_stage_byte_is_refused_whole() {
+        let bytes = trained().to_bytes();
+        // Re-sealed with a good checksum, so that the frame's own checks are what refuse it.
+        let resealed = |edit: &dyn Fn(&mut Vec<u8>)| {
+            let mut body = bytes[..bytes.len() - 4].to_vec();
+            edit(&mut body);
+            let sum = crc32fast::hash(&body);
+            body.extend_from_slice(&sum.to_le_bytes());
+            Network::from_bytes(&body).unwrap_err().to_string()
+        };
+        let mask_at = bytes.len() - 4 - (bytes.len() - 4 - trained().header(FORMAT).len());
+        let error = resealed(&|b| b[mask_at] = 0b100);
+        assert!(error.contains("stored stages"), "{error}");
+        for cut in [1, 4, 10, 30] {
+            let error = resealed(&|b| b.truncate(b.len() - cut));
+            assert!(error.contains("damaged"), "{cut}: {error}");
+        }
+        let error = resealed(&|b| b.extend_from_slice(b"more"));
+        assert!(error.contains("bytes after its weights"), "{error}");
     }
 }

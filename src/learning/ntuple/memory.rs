@@ -5,11 +5,25 @@
 /// huge pages where the system offers them: a network is read at random all over hundreds of
 /// MiB, and with 4 KiB pages nearly every read also misses the TLB.
 pub(super) fn zeroed<T: Default>(count: usize) -> Box<[T]> {
+    filled(count, std::iter::repeat_with(T::default))
+}
+
+/// `count` cells taken from `values` (zeros, or [`Default`]s, past its end), in memory backed
+/// by huge pages as for [`zeroed`]: written once, as a file is read into a network.
+pub(super) fn filled<T: Default>(count: usize, values: impl Iterator<Item = T>) -> Box<[T]> {
+    let mut cells = with_capacity(count);
+    cells.extend(values.take(count));
+    cells.resize_with(count, T::default);
+    cells.into_boxed_slice()
+}
+
+/// An empty vector with room for `count` cells, backed by huge pages as for [`zeroed`]: for
+/// a table filled in order (pushed to its capacity, it becomes a boxed slice without a copy).
+pub(super) fn with_capacity<T>(count: usize) -> Vec<T> {
     let mut cells: Vec<T> = Vec::with_capacity(count);
     // Asked before the first write, so that the pages are huge from the start.
     advise_huge_pages(cells.as_mut_ptr().cast(), count * size_of::<T>());
-    cells.extend((0..count).map(|_| T::default()));
-    cells.into_boxed_slice()
+    cells
 }
 
 /// Asks Linux to back the whole pages of `len` bytes at `start` with huge pages (transparent

@@ -1,0 +1,40 @@
+//! `power11 compact`: a smaller copy of a weight file (the shipped network is made so).
+
+use super::args::CompactArgs;
+use super::{UsageError, check_out_directory};
+use crate::files::weights::{read_weights, write_network_at};
+use crate::learning::ntuple::Compaction;
+use std::io::Write;
+
+/// Reads `--weights`, prunes and rounds it as the arguments say, writes `--out` (a new file:
+/// an existing one is never replaced) and says what it did.
+pub(super) fn run_compact(args: &CompactArgs) -> anyhow::Result<()> {
+    let shown = args.out.display();
+    if std::fs::symlink_metadata(&args.out).is_ok() {
+        return Err(UsageError(format!(
+            "--out {shown} already exists; it is left alone (remove it, or choose another --out)"
+        ))
+        .into());
+    }
+    check_out_directory(&args.out)?;
+    let network = read_weights(&args.weights).map_err(|e| UsageError(e.to_string()))?;
+    let how = Compaction {
+        keep: args.keep,
+        mantissa_bits: args.mantissa_bits,
+        stages: args.stages as usize,
+    };
+    let (small, report) = network.compacted(how);
+    let bytes = write_network_at(&args.out, &small, args.level)?;
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{shown}: {} bytes ({:.1} MB); {} of {} nonzero weights kept ({:.1}%), {} significant bits",
+        bytes,
+        bytes as f64 / 1e6,
+        report.nonzero_after,
+        report.nonzero_before,
+        100.0 * report.nonzero_after as f64 / (report.nonzero_before.max(1)) as f64,
+        args.mantissa_bits,
+    )?;
+    Ok(())
+}
