@@ -37,17 +37,19 @@ pub(super) struct Cli {
     #[arg(long, value_name = "FILE")]
     pub(super) board: Option<PathBuf>,
 
-    /// Let the computer play one game in the console, then exit.
-    #[arg(long, value_name = "PLAYER", value_parser = named::<PlayerKind>())]
-    pub(super) autoplay: Option<PlayerKind>,
+    /// Let the computer play one game in the console, then exit (default player: learned on
+    /// 4x4, with the network shipped in power11 unless you trained one; expectimax elsewhere).
+    #[arg(long, value_name = "PLAYER", value_parser = named::<PlayerKind>(), num_args = 0..=1)]
+    #[allow(clippy::option_option)] // clap's form of a flag whose value may be left out
+    pub(super) autoplay: Option<Option<PlayerKind>>,
 
     /// The computer player of a game played by hand: its moves in the full-screen mode's
-    /// autoplay, and its advice (default: expectimax).
+    /// autoplay, and its advice (default: learned on 4x4 boards, expectimax on others).
     #[arg(long, value_name = "PLAYER", value_parser = named::<PlayerKind>())]
     pub(super) player: Option<PlayerKind>,
 
     /// The learned player's weights (default: the data directory's, where `power11 train`
-    /// writes them).
+    /// writes them, else the network shipped in power11).
     #[arg(long, value_name = "FILE")]
     pub(super) weights: Option<PathBuf>,
 
@@ -220,7 +222,8 @@ pub(super) struct TrainArgs {
     #[arg(long, value_name = "FILE")]
     pub(super) out: Option<PathBuf>,
 
-    /// Go on training the network in the output file (its tuples and stages).
+    /// Go on training the network in the output file (its tuples and stages), or, if there is
+    /// none yet, the network shipped in power11.
     #[arg(long)]
     pub(super) resume: bool,
 
@@ -445,7 +448,7 @@ pub(super) struct BenchArgs {
     pub(super) depth: Option<u32>,
 
     /// The learned player's weights (default: the data directory's, where `power11 train`
-    /// writes them).
+    /// writes them, else the network shipped in power11).
     #[arg(long, value_name = "FILE")]
     pub(super) weights: Option<PathBuf>,
 

@@ -1,7 +1,7 @@
 //! `power11 bench` and `power11 bench merge`: headless runs and the sum of their reports.
 
 use super::args::{BenchArgs, BenchCommand, MergeArgs};
-use super::player::player_for;
+use super::player::{Loading, player_for};
 use super::{StandardOutput, UsageError};
 use crate::bench::{self, BenchConfig};
 use crate::model::named::Named;
@@ -35,6 +35,7 @@ pub(super) fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
         &rules,
         args.weights.as_deref(),
         false,
+        Loading::Now,
     )?;
     let config = BenchConfig {
         rules,

@@ -2,7 +2,7 @@
 //! interface) or the computer's (`--autoplay`).
 
 use super::args::{Cli, Goal};
-use super::player::player_for;
+use super::player::{Loading, player_for};
 use super::{StandardOutput, UsageError};
 use crate::files::best::{BestScores, data_dir};
 use crate::files::save::{SAVE_FILE, read_board_file};
@@ -40,7 +40,8 @@ pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
     // A game by hand may be played on 5x5 from the menu; the learned player then hands 5x5
     // boards to the hand-tuned search. Autoplay plays the rules given, which must suit it.
     let any_size = cli.autoplay.is_none() && menu == MenuStyle::EasyHard;
-    if let (Some(PlayerKind::Learned), Some(timeline)) = (cli.autoplay, &first_game)
+    let named = cli.autoplay.flatten().or(cli.player);
+    if let (Some(PlayerKind::Learned), Some(timeline)) = (cli.autoplay.flatten(), &first_game)
         && timeline.size() != 4
     {
         let n = timeline.size();
@@ -52,15 +53,22 @@ pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
         );
         return Err(UsageError(message).into());
     }
+    // Unnamed, the player suits the boards this session can play: a menu may offer 4x4 and
+    // 5x5, autoplay plays the board file's size or the rules'.
+    let sizes = match (&first_game, any_size) {
+        (_, true) => vec![4, 5],
+        (Some(timeline), false) => vec![timeline.size()],
+        (None, false) => vec![rules.size()],
+    };
+    let kind = named.unwrap_or_else(|| PlayerKind::default_for(&sizes));
     let (player, _) = player_for(
-        cli.autoplay
-            .or(cli.player)
-            .unwrap_or(PlayerKind::Expectimax),
+        kind,
         cli.depth,
         cli.ms_per_move,
         &rules,
         cli.weights.as_deref(),
         any_size,
+        Loading::WhenNeeded,
     )?;
     let mut out = io::BufWriter::new(StandardOutput::lock());
     if cli.autoplay.is_some() {
@@ -183,7 +191,9 @@ fn mips_conflict(cli: &Cli) -> Option<String> {
         return plain("--tui");
     }
     if let Some(player) = cli.autoplay {
-        return Some(format!("--autoplay {}", player.name()));
+        return Some(player.map_or("--autoplay".to_string(), |p| {
+            format!("--autoplay {}", p.name())
+        }));
     }
     if let Some(player) = cli.player {
         return Some(format!("--player {}", player.name()));

@@ -3,22 +3,32 @@
 use super::UsageError;
 use super::solve::table_for;
 use crate::files::best::data_dir;
-use crate::files::weights::{WeightsFileError, default_path, read_weights};
+use crate::files::weights::{WeightsFileError, default_path, read_weights, shipped_network};
 use crate::model::named::Named;
 use crate::model::rules::Rules;
 use crate::players::{
-    AnyPlayer, CROWDED_EMPTY_CELLS, DEFAULT_LEARNED_DEPTH, KEEP_PLAYING_LEARNED_DEPTH,
-    MAX_LEARNED_DEPTH, Network, PlayerKind, SearchConfig,
+    AnyPlayer, CROWDED_EMPTY_CELLS, DEFAULT_LEARNED_DEPTH, KEEP_PLAYING_LEARNED_DEPTH, LazyNetwork,
+    LearnedPlayer, MAX_LEARNED_DEPTH, Network, PlayerKind, SearchConfig,
 };
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// When the learned player's network is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Loading {
+    /// Before the first move (bench: its report names the network).
+    Now,
+    /// At the first move or advice asked of it (a game by hand may never ask).
+    WhenNeeded,
+}
+
 /// The player `kind` for games under `rules`, and the network it plays if it is the learned
-/// player: the optimal player loads the solved table of these rules from the data directory,
-/// or solves them first (with a progress bar); the learned player loads its weights (from
-/// `weights`, else the data directory) and plays 4x4 boards only, unless `any_size` (a game by
-/// hand, where other sizes get the hand-tuned search).
+/// player and `loading` is [`Loading::Now`]: the optimal player loads the solved table of these
+/// rules from the data directory, or solves them first (with a progress bar); the learned
+/// player plays the network of `weights`, else the data directory's, else the shipped one
+/// ([`network_from`]), and plays 4x4 boards only, unless `any_size` (a game by hand, where
+/// other sizes get the hand-tuned search).
 pub(super) fn player_for(
     kind: PlayerKind,
     depth: Option<u32>,
@@ -26,6 +36,7 @@ pub(super) fn player_for(
     rules: &Rules,
     weights: Option<&Path>,
     any_size: bool,
+    loading: Loading,
 ) -> anyhow::Result<(AnyPlayer, Option<Arc<Network>>)> {
     let usage = |message: String| Err(UsageError(message).into());
     if kind != PlayerKind::Learned && weights.is_some() {
@@ -51,7 +62,13 @@ pub(super) fn player_for(
                 "the learned player plays 4x4 boards (classic, Power-11 Hard); these rules are {n}x{n}"
             ));
         }
-        let network = load_network(weights)?;
+        let depth = depth.map(|d| d.clamp(1, MAX_LEARNED_DEPTH));
+        if loading == Loading::WhenNeeded && weights.is_none() {
+            let lazy = LazyNetwork::new(|| network_from(None).unwrap_or_else(|_| shipped()));
+            let player = LearnedPlayer::lazy(Arc::new(lazy), depth);
+            return Ok((AnyPlayer::Learned(player), None));
+        }
+        let network = network_from(weights)?;
         let search = SearchConfig {
             depth,
             ..Default::default()
@@ -78,34 +95,46 @@ pub(super) fn player_for(
     Ok((kind.build(search, table.as_ref(), None)?, None))
 }
 
-/// The learned player's network from `weights`, else from the data directory's weight file.
-/// No file, or one that is not a whole network, is a usage error (exit 2) saying what to do.
-fn load_network(weights: Option<&Path>) -> anyhow::Result<Arc<Network>> {
-    let path = match weights {
-        Some(path) => path.to_path_buf(),
-        None => default_path(data_dir().as_deref()).ok_or_else(|| {
-            UsageError(
-                "no data directory to find the learned player's weights in (set POWER11_DATA_DIR or pass --weights)"
-                    .to_string(),
-            )
-        })?,
-    };
-    match read_weights(&path) {
-        Ok(network) => Ok(Arc::new(network)),
-        Err(WeightsFileError::Missing(_)) => {
-            let out = if weights.is_some() {
-                format!(" --out {}", path.display())
-            } else {
-                String::new()
-            };
-            Err(UsageError(format!(
-                "the learned player has no trained network ({} does not exist): make one with \
-                 `power11 train --minutes 90{out}` (it plays well after about 90 minutes on 2 \
-                 cores; `--minutes 5` makes a fair one)",
+/// The learned player's network: the file `weights` if given (no file, or one that is not a
+/// whole network, is a usage error, exit 2), else the data directory's weight file where
+/// `power11 train` writes (one that cannot be used is said on stderr, and passed over), else
+/// the network shipped in power11.
+fn network_from(weights: Option<&Path>) -> anyhow::Result<Arc<Network>> {
+    if let Some(path) = weights {
+        return match read_weights(path) {
+            Ok(network) => Ok(Arc::new(network)),
+            Err(WeightsFileError::Missing(_)) => Err(UsageError(format!(
+                "{}: no such weight file (make one with `power11 train --minutes 90 --out {}`, or leave out --weights to play the shipped network)",
+                path.display(),
                 path.display()
             ))
-            .into())
+            .into()),
+            Err(e) => Err(UsageError(e.to_string()).into()),
+        };
+    }
+    if let Some(path) = default_path(data_dir().as_deref()) {
+        match read_weights(&path) {
+            Ok(network) => return Ok(Arc::new(network)),
+            Err(WeightsFileError::Missing(_)) => {}
+            Err(e) => eprintln!(
+                "power11: {e}; playing the shipped network instead (train again with `power11 train --restart`, or move the file away)"
+            ),
         }
-        Err(e) => Err(UsageError(e.to_string()).into()),
+    }
+    Ok(shipped())
+}
+
+/// The shipped network. A test reads it whole; should it ever fail, the program says so and
+/// plays a network of zeros rather than stop a game.
+fn shipped() -> Arc<Network> {
+    match shipped_network() {
+        Ok(network) => Arc::new(network),
+        Err(e) => {
+            eprintln!("power11: {e}");
+            Arc::new(Network::new(
+                crate::players::TupleSet::Rows,
+                crate::players::Stages::single(),
+            ))
+        }
     }
 }

@@ -6,7 +6,7 @@ use super::{UsageError, check_out_directory};
 use crate::files::best::data_dir;
 use crate::files::save::{directory_of, resolve_links, without_temporary_path};
 use crate::files::weights::{
-    WeightsFileError, coherence_path, default_path, read_coherence, read_weights,
+    WeightsFileError, coherence_path, default_path, read_coherence, read_weights, shipped_network,
 };
 use crate::learning::ntuple::{COHERENCE_MAGIC, WEIGHTS_MAGIC};
 use crate::model::named::Named;
@@ -223,17 +223,22 @@ fn weights_out(args: &TrainArgs) -> anyhow::Result<PathBuf> {
     })
 }
 
-/// The network in `out` that `--resume` trains on, refused (exit 2) if it is missing or not
-/// the one the arguments describe (tuple set, stages, a `--start-at` tile among its splits).
+/// The network in `out` that `--resume` trains on (the shipped network if there is no file
+/// yet), refused (exit 2) if it is not the one the arguments describe (tuple set, stages, a
+/// `--start-at` tile among its splits).
 fn resumed_network(args: &TrainArgs, out: &Path) -> anyhow::Result<Network> {
     let network = match read_weights(out) {
         Ok(network) => network,
+        // Nothing trained here yet: go on from the network the player plays without one.
         Err(WeightsFileError::Missing(_)) => {
-            let message = format!(
-                "--resume: {} does not exist (train without --resume to start a network)",
-                out.display()
+            let network = shipped_network().map_err(|e| UsageError(e.to_string()))?;
+            let _ = writeln!(
+                io::stderr(),
+                "power11 train: {} does not exist yet: going on from the network shipped in power11 ({}), written to it at the first checkpoint",
+                out.display(),
+                network.description()
             );
-            return Err(UsageError(message).into());
+            network
         }
         Err(e) => return Err(UsageError(format!("--resume: {e}")).into()),
     };

@@ -13,6 +13,19 @@ use thiserror::Error;
 /// The default weight file's name in the data directory.
 pub const DEFAULT_WEIGHTS: &str = "weights/ntuple-4x4.p11w";
 
+/// The network that ships with power11 (`networks/learned-4x4.p11w` in the repository), built
+/// into the program so that it travels with the binary wherever it is installed or run.
+pub const SHIPPED_WEIGHTS: &[u8] = include_bytes!("../../networks/learned-4x4.p11w");
+
+/// The shipped network ([`SHIPPED_WEIGHTS`]). A test reads it whole, so it cannot fail in a
+/// built program but by a bug: the error names it.
+pub fn shipped_network() -> Result<Network, WeightsFileError> {
+    Network::from_bytes(SHIPPED_WEIGHTS).map_err(|e| WeightsFileError::Unusable {
+        path: PathBuf::from("(the shipped network)"),
+        problem: e.to_string(),
+    })
+}
+
 /// The largest weight file read: four stages of the largest tuple set are 512 MiB.
 const MAX_WEIGHT_BYTES: u64 = 1 << 30;
 
@@ -162,4 +175,15 @@ pub fn read_coherence(weights: &Path, network: &mut Network) -> Result<(), Coher
     network
         .read_coherence(checksum, &mut input)
         .map_err(unusable)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_network_is_whole() {
+        let network = shipped_network().unwrap();
+        assert!(network.nonzero_weights() > 0);
+    }
 }

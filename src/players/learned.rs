@@ -19,7 +19,7 @@ use crate::model::packed::Board4;
 use crate::model::rules::{Rules, SpawnSite};
 use rand::Rng;
 use rustc_hash::FxHashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The deepest the learned player searches (`--depth`): each level multiplies the time of a
 /// move by the number of new tiles the rules can place and the moves after each (tens early
@@ -46,10 +46,57 @@ pub const KEEP_PLAYING_LEARNED_DEPTH: u32 = 3;
 /// [`super::SEARCH_REVISION`] with it.
 pub const CROWDED_EMPTY_CELLS: usize = 3;
 
+/// A network loaded the first time a move is asked of it: a session that never asks for
+/// advice or a computer move never pays for reading one (hundreds of MiB once read).
+pub struct LazyNetwork {
+    network: OnceLock<Arc<Network>>,
+    load: Box<dyn Fn() -> Arc<Network> + Send + Sync>,
+}
+
+impl LazyNetwork {
+    /// A network that `load` makes when it is first needed (once, whatever the threads).
+    pub fn new(load: impl Fn() -> Arc<Network> + Send + Sync + 'static) -> LazyNetwork {
+        LazyNetwork {
+            network: OnceLock::new(),
+            load: Box::new(load),
+        }
+    }
+
+    /// A network already loaded.
+    pub fn loaded(network: Arc<Network>) -> LazyNetwork {
+        LazyNetwork {
+            network: OnceLock::from(network),
+            load: Box::new(unreachable_network),
+        }
+    }
+
+    /// The network, loaded now if it was not yet.
+    pub fn get(&self) -> &Arc<Network> {
+        self.network.get_or_init(|| (self.load)())
+    }
+}
+
+/// What [`LazyNetwork::loaded`] would load: never called, as its network is set from the start.
+fn unreachable_network() -> Arc<Network> {
+    Arc::new(Network::new(
+        crate::learning::ntuple::TupleSet::Rows,
+        crate::learning::ntuple::Stages::single(),
+    ))
+}
+
+impl std::fmt::Debug for LazyNetwork {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.network.get() {
+            Some(network) => f.debug_tuple("LazyNetwork").field(network).finish(),
+            None => f.write_str("LazyNetwork(not loaded yet)"),
+        }
+    }
+}
+
 /// The learned player.
 #[derive(Clone, Debug)]
 pub struct LearnedPlayer {
-    network: Arc<Network>,
+    network: Arc<LazyNetwork>,
     /// A fixed depth, or `None` for the depth policy ([`LearnedPlayer::depth_for`]).
     depth: Option<u32>,
     /// The player of boards that are not 4x4 (a 5x5 game chosen at the menu).
@@ -60,6 +107,11 @@ impl LearnedPlayer {
     /// A player searching `depth` moves deep (1 = greedy) with `network`, or as deep as the
     /// depth policy says when `depth` is `None`.
     pub fn new(network: Arc<Network>, depth: Option<u32>) -> LearnedPlayer {
+        LearnedPlayer::lazy(Arc::new(LazyNetwork::loaded(network)), depth)
+    }
+
+    /// [`LearnedPlayer::new`] with a network loaded when its first move is asked for.
+    pub fn lazy(network: Arc<LazyNetwork>, depth: Option<u32>) -> LearnedPlayer {
         LearnedPlayer {
             network,
             depth: depth.map(|d| d.clamp(1, MAX_LEARNED_DEPTH)),
@@ -98,7 +150,7 @@ impl LearnedPlayer {
         let goal_pending = rules.goal().is_some() && !rules.goal_reached(grid);
         let depth = self.depth_for(board.empty_count(), rules);
         let mut search = Search {
-            network: &self.network,
+            network: self.network.get(),
             rules,
             lean: chance::lean(rules),
             cache: FxHashMap::default(),
@@ -119,7 +171,7 @@ impl LearnedPlayer {
                 }
                 // The plain board moves but the packed one does not: two 32768s merge. Worth
                 // a 65536's points and the rest of the game on a board like this one.
-                None => 65536.0 + self.network.value(bits),
+                None => 65536.0 + self.network.get().value(bits),
             };
             ranked.push((direction, value, false));
         }

@@ -28,8 +28,8 @@ pub use expectimax::{
     Advice, Expectimax, MAX_BUDGET_MS, MAX_FIXED_DEPTH, SEARCH_REVISION, SearchConfig,
 };
 pub use learned::{
-    CROWDED_EMPTY_CELLS, DEFAULT_LEARNED_DEPTH, KEEP_PLAYING_LEARNED_DEPTH, LearnedPlayer,
-    MAX_LEARNED_DEPTH,
+    CROWDED_EMPTY_CELLS, DEFAULT_LEARNED_DEPTH, KEEP_PLAYING_LEARNED_DEPTH, LazyNetwork,
+    LearnedPlayer, MAX_LEARNED_DEPTH,
 };
 pub use optimal::{OptimalPlayer, Solution};
 pub use random::RandomPlayer;
@@ -103,6 +103,19 @@ impl Named for PlayerKind {
 }
 
 impl PlayerKind {
+    /// The player that advises and plays when none is named, for games whose boards may be
+    /// any of `sizes` (a menu may offer two): the learned player where 4x4 boards are played,
+    /// as its shipped network plays them better than the hand-tuned search in a fraction of
+    /// its time (measurements/learned.md), handing other sizes to that search; the search
+    /// elsewhere.
+    pub fn default_for(sizes: &[usize]) -> PlayerKind {
+        if sizes.contains(&4) {
+            PlayerKind::Learned
+        } else {
+            PlayerKind::Expectimax
+        }
+    }
+
     /// A player of this kind; `search` tunes the players that search (the learned player reads
     /// only its depth), `table` is the solved table the optimal player plays, `network` the
     /// learned player's network (each player ignores what it does not use).

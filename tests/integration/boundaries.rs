@@ -111,7 +111,7 @@ fn knob_errors_say_what_was_wrong() {
         ),
         (
             &["--autoplay", "genius"],
-            "error: invalid value 'genius' for '--autoplay <PLAYER>'\n  [possible values: random, expectimax, optimal, learned]",
+            "error: invalid value 'genius' for '--autoplay [<PLAYER>]'\n  [possible values: random, expectimax, optimal, learned]",
         ),
     ];
     for (args, message) in cases {

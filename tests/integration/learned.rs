@@ -311,7 +311,11 @@ fn resume_goes_on_with_the_coherence_sums_kept_beside_the_weights() {
     let sums = run.path("w.p11w.coherence");
     // Compressed: the sums of the weights learned, not 8 bytes for each of the table's.
     let written = std::fs::read(&sums).unwrap();
-    assert!(written.starts_with(b"P11COHER") && written.len() < 8 * 2 * 65536, "{}", written.len());
+    assert!(
+        written.starts_with(b"P11COHER") && written.len() < 8 * 2 * 65536,
+        "{}",
+        written.len()
+    );
     let resume = |more: &[&str]| resume_with(&run, "w.p11w", "20", more).stderr;
     let went_on = "power11 train: the coherence sums go on from w.p11w.coherence";
     assert!(resume(&[]).contains(went_on));
@@ -418,22 +422,71 @@ fn a_checkpoint_that_cannot_be_written_stops_training_and_says_why_once() {
 }
 
 #[test]
-fn without_weights_the_learned_player_says_what_to_run() {
+fn without_a_trained_network_the_shipped_one_plays() {
     let run = Run::new();
+    let shipped = Network::from_bytes(power11::weights::SHIPPED_WEIGHTS).unwrap();
+    let crc = format!("file crc32 {:08x}", shipped.file_checksum().unwrap());
+    // An empty data directory: bench and autoplay play the shipped network.
+    let bench = &["bench", "--player", "learned", "--variant", "classic"];
     let ran = run.run(
-        &["bench", "--player", "learned", "--variant", "classic"],
+        &[&bench[..], &["--depth", "1", "--games", "1"]].concat(),
         "",
     );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(ran.stdout.contains(&crc), "{}", ran.stdout);
+    // Unnamed, the player of a 4x4 autoplay is the learned one: the same game, move for move.
+    let game = |player: &[&str]| {
+        let args = [
+            &["--variant", "classic", "--seed", "5", "--max-moves", "300"],
+            player,
+        ]
+        .concat();
+        let ran = run.run(&args, "");
+        assert_eq!(ran.code, 0, "{player:?}: {}", ran.stderr);
+        ran.stdout
+    };
+    let unnamed = game(&["--autoplay"]);
+    assert_eq!(unnamed, game(&["--autoplay", "learned"]));
+    assert_ne!(unnamed, game(&["--autoplay", "expectimax"]));
+    // Elsewhere it is the hand-tuned search.
+    let easy = |player: &[&str]| {
+        let args = [
+            &["--size", "5", "--seed", "5", "--max-moves", "100"],
+            player,
+        ]
+        .concat();
+        run.run(&args, "").stdout
+    };
+    assert_eq!(easy(&["--autoplay"]), easy(&["--autoplay", "expectimax"]));
+    // A weight file named but missing is refused, saying what to do.
+    let ran = run.run(&[&bench[..], &["--weights", "nope.p11w"]].concat(), "");
     assert_eq!(ran.code, 2);
     assert!(
-        ran.stderr.contains("power11 train --minutes"),
+        ran.stderr.contains("nope.p11w: no such weight file")
+            && ran.stderr.contains("power11 train --minutes 90"),
         "{}",
         ran.stderr
     );
-    assert!(ran.stderr.contains("90 minutes"), "{}", ran.stderr);
-    let autoplay = run.run(&["--autoplay", "learned", "--variant", "classic"], "");
-    assert_eq!(autoplay.code, 2);
-    assert!(autoplay.stderr.contains("power11 train"));
+    // The data directory's network, when there is one, comes first; one that cannot be used
+    // is said, left alone, and the shipped network plays.
+    std::fs::create_dir_all(run.path("data/weights")).unwrap();
+    std::fs::write(run.path("data/weights/ntuple-4x4.p11w"), b"P11NTUPL junk").unwrap();
+    let ran = run.run(
+        &[&bench[..], &["--depth", "1", "--games", "1"]].concat(),
+        "",
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(ran.stdout.contains(&crc), "{}", ran.stdout);
+    assert!(
+        ran.stderr.contains("ntuple-4x4.p11w: ")
+            && ran.stderr.contains("playing the shipped network instead"),
+        "{}",
+        ran.stderr
+    );
+    assert_eq!(
+        std::fs::read(run.path("data/weights/ntuple-4x4.p11w")).unwrap(),
+        b"P11NTUPL junk"
+    );
 }
 
 #[test]
@@ -989,4 +1042,36 @@ fn late_stage_training_starts_at_the_tile_and_leaves_the_early_stage_alone() {
     assert_eq!(new.code, 2);
     assert!(new.stderr.contains("--resume"), "{}", new.stderr);
     assert!(!run.path("n.p11w").exists());
+}
+
+#[test]
+fn resume_without_a_network_goes_on_from_the_shipped_one() {
+    let run = Run::new();
+    let shipped = Network::from_bytes(power11::weights::SHIPPED_WEIGHTS).unwrap();
+    let ran = run.run(
+        &[
+            "train",
+            "--resume",
+            "--games",
+            "5",
+            "--threads",
+            "1",
+            "--seed",
+            "3",
+            "--out",
+            "mine.p11w",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("mine.p11w does not exist yet: going on from the network shipped in power11"),
+        "{}",
+        ran.stderr
+    );
+    let mine = Network::from_bytes(&std::fs::read(run.path("mine.p11w")).unwrap()).unwrap();
+    assert_eq!(mine.training().games, shipped.training().games + 5);
+    assert_eq!(mine.tuple_set(), shipped.tuple_set());
+    assert_eq!(mine.stages(), shipped.stages());
 }

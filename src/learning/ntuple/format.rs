@@ -223,7 +223,11 @@ fn write_stage(
     for start in (0..table.len()).step_by(BLOCK) {
         let end = (start + BLOCK).min(table.len());
         bits.clear();
-        bits.extend(table[start..end].iter().map(|w| f16_bits(w.load(Ordering::Relaxed))));
+        bits.extend(
+            table[start..end]
+                .iter()
+                .map(|w| f16_bits(w.load(Ordering::Relaxed))),
+        );
         own.clear();
         own.extend(bits.iter().enumerate().map(|(i, &b)| match below {
             None => b != 0,
@@ -275,7 +279,9 @@ fn read_stage(
         let mut next = 0;
         for i in 0..n {
             let value = if mask[i / 8] & (1 << (i % 8)) == 0 {
-                below.map_or(0.0, |t| f32::from_bits(t[start + i].load(Ordering::Relaxed)))
+                below.map_or(0.0, |t| {
+                    f32::from_bits(t[start + i].load(Ordering::Relaxed))
+                })
             } else {
                 let value = values[usize::from(u16::from_le_bytes([low[next], high[next]]))];
                 next += 1;
@@ -286,7 +292,7 @@ fn read_stage(
             };
             weights.push(AtomicU32::new(value.to_bits()));
         }
-        if n % 8 != 0 && mask[n / 8] >> (n % 8) != 0 {
+        if !n.is_multiple_of(8) && mask[n / 8] >> (n % 8) != 0 {
             return Err(damaged(io::Error::other("bits past the last weight")));
         }
     }
