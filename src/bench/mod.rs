@@ -6,6 +6,7 @@
 //! each report carries, never from averaging medians).
 
 mod merge;
+pub mod plot;
 mod report;
 
 pub use merge::{MAX_REPORT_BYTES, MergeError, merge, read_report};

@@ -287,6 +287,11 @@ pub(super) struct TrainArgs {
     #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = 5.0, value_parser = parse_minutes)]
     pub(super) checkpoint_minutes: f64,
 
+    /// Draw the learning curve (the rolling mean score and reach rates against moves learned
+    /// from, checkpoints marked) as an SVG picture in FILE at the end of the run.
+    #[arg(long, value_name = "FILE")]
+    pub(super) plot: Option<PathBuf>,
+
     /// Late-stage training (with --resume; TILE must be one of the network's stage splits):
     /// first collect 1000 boards on which the network's own greedy games first make TILE (not
     /// counted in --minutes), then start every game from one of them, so that the stages from
@@ -385,6 +390,10 @@ pub(super) struct MergeArgs {
     #[arg(value_name = "REPORT", required = true)]
     pub(super) reports: Vec<PathBuf>,
 
+    /// Also draw the merged report as an SVG picture in FILE (as `bench --plot`).
+    #[arg(long, value_name = "FILE")]
+    pub(super) plot: Option<PathBuf>,
+
     /// Print the merged report as one JSON object (which merges again).
     #[arg(long)]
     pub(super) json: bool,
@@ -433,6 +442,11 @@ pub(super) struct BenchArgs {
     /// Print the summary as one JSON object.
     #[arg(long)]
     pub(super) json: bool,
+
+    /// Also draw the reach rates (with their 95% intervals) and the histogram of scores, as an
+    /// SVG picture in FILE (a new file, or an SVG picture it replaces).
+    #[arg(long, value_name = "FILE")]
+    pub(super) plot: Option<PathBuf>,
 
     /// The base seed (game i gets its own seed derived from it; default: random, and printed).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_seed)]

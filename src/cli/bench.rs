@@ -2,13 +2,15 @@
 
 use super::args::{BenchArgs, BenchCommand, MergeArgs};
 use super::player::{Loading, player_for};
-use super::{StandardOutput, UsageError};
+use super::{StandardOutput, UsageError, check_out_directory};
 use crate::bench::{self, BenchConfig};
+use crate::files::pictures::{check_svg_target, write_svg};
 use crate::model::named::Named;
 use crate::model::random::os_seed;
 use crate::players::playout::default_attempt_limit;
 use anyhow::Context;
 use std::io::{self, IsTerminal, Write};
+use std::path::Path;
 use std::time::Duration;
 
 pub(super) fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
@@ -17,6 +19,7 @@ pub(super) fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
     }
     let kind = args.player.context("bench needs --player")?;
     let rules = args.rules.rules()?;
+    check_plot(args.plot.as_deref())?;
     if args.first_game.checked_add(args.games).is_none() {
         let message = format!(
             "--first-game {} plus --games {} is past the last game",
@@ -80,18 +83,41 @@ pub(super) fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    print_report(&report, args.json)
+    print_report(&report, args.json)?;
+    draw_report(&report, args.plot.as_deref())
+}
+
+/// `--plot`'s picture of `report`, if asked for.
+fn draw_report(report: &bench::BenchReport, plot: Option<&Path>) -> anyhow::Result<()> {
+    let Some(path) = plot else {
+        return Ok(());
+    };
+    let svg = bench::plot::bench_chart(report)
+        .map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", path.display()))?;
+    write_svg(path, &svg)?;
+    Ok(())
+}
+
+/// Refuses (exit 2) a `--plot` file that could not be written, before any game is played.
+pub(super) fn check_plot(plot: Option<&Path>) -> anyhow::Result<()> {
+    if let Some(path) = plot {
+        check_out_directory(path)?;
+        check_svg_target(path).map_err(|e| UsageError(e.to_string()))?;
+    }
+    Ok(())
 }
 
 /// Merges bench reports; a file that cannot be merged is a usage error (exit 2).
 fn run_merge(args: &MergeArgs) -> anyhow::Result<()> {
+    check_plot(args.plot.as_deref())?;
     let mut reports = Vec::with_capacity(args.reports.len());
     for path in &args.reports {
         let report = bench::read_report(path).map_err(|e| UsageError(e.to_string()))?;
         reports.push((path.clone(), report));
     }
     let merged = bench::merge(&reports).map_err(|e| UsageError(e.to_string()))?;
-    print_report(&merged, args.json)
+    print_report(&merged, args.json)?;
+    draw_report(&merged, args.plot.as_deref())
 }
 
 fn print_report(report: &bench::BenchReport, json: bool) -> anyhow::Result<()> {

@@ -163,6 +163,7 @@ fn check_writable_beside(path: &Path, make_dir: bool) -> io::Result<(PathBuf, St
 pub(super) fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     let out = weights_out(args)?;
     let _lock = check_weights_out(&out, args.resume, args.restart)?;
+    super::bench::check_plot(args.plot.as_deref())?;
     if !args.no_coherence {
         check_coherence_out(&out)?;
     }
@@ -202,8 +203,14 @@ pub(super) fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     {
         return Ok(());
     }
-    let last = train_with_progress(&network, &config, &stop)?;
-    print_summary(&network, &last, &stop, &learning_words, &out)
+    let (last, curve) = train_with_progress(&network, &config, &stop)?;
+    print_summary(&network, &last, &stop, &learning_words, &out)?;
+    if let Some(path) = &args.plot {
+        let svg = train::plot::learning_curve(&curve.points, &curve.checkpoints)
+            .map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", path.display()))?;
+        crate::files::pictures::write_svg(path, &svg)?;
+    }
+    Ok(())
 }
 
 /// The weight file a run writes: `--out`, whose directory must be there, else the data
@@ -416,7 +423,7 @@ fn train_with_progress(
     network: &Network,
     config: &TrainConfig,
     stop: &AtomicBool,
-) -> anyhow::Result<train::Progress> {
+) -> anyhow::Result<(train::Progress, Curve)> {
     let terminal = io::stderr().is_terminal();
     let bar = terminal.then(|| {
         let bar = indicatif::ProgressBar::new(1000);
@@ -429,7 +436,9 @@ fn train_with_progress(
         bar
     });
     let mut last_line = Instant::now();
+    let mut curve = Curve::default();
     let mut progress = |p: &train::Progress| {
+        curve.record(p);
         if let Some(bar) = &bar {
             bar.set_position((p.done * 1000.0) as u64);
             bar.set_message(p.line());
@@ -442,7 +451,38 @@ fn train_with_progress(
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    Ok(result?)
+    let last = result?;
+    curve.record(&last);
+    Ok((last, curve))
+}
+
+/// The learning curve of a run as it goes: a point every [`Curve::EVERY`] of the run's moves
+/// or so (at most a few hundred points, whatever its length), and the moves at each checkpoint.
+#[derive(Default)]
+struct Curve {
+    points: Vec<train::plot::CurvePoint>,
+    checkpoints: Vec<u64>,
+    last_checkpoints: u64,
+}
+
+impl Curve {
+    /// Points a curve keeps at most, spread over the run.
+    const POINTS: usize = 400;
+
+    fn record(&mut self, p: &train::Progress) {
+        if p.checkpoints > self.last_checkpoints {
+            self.last_checkpoints = p.checkpoints;
+            self.checkpoints.push(p.moves);
+        }
+        // A point when the run's share done has grown by 1/POINTS since the last one.
+        let due = self.points.last().is_none_or(|_| {
+            let step = 1.0 / Self::POINTS as f64;
+            (p.done / step).floor() as usize >= self.points.len()
+        });
+        if p.recent_games > 0 && (due || p.done >= 1.0) {
+            self.points.push(p.into());
+        }
+    }
 }
 
 /// Prints the run's summary on stdout.

@@ -8,6 +8,8 @@
 //! run is deterministic; with more threads the games interleave their updates, and with a time
 //! budget the number of games depends on the machine.
 
+pub mod plot;
+
 use crate::files::save::FileError;
 use crate::files::weights::write_weights;
 use crate::learning::ntuple::Training;
@@ -176,6 +178,8 @@ pub struct Progress {
     pub rate: f32,
     /// The budget spent, 0 to 1.
     pub done: f64,
+    /// Checkpoints written so far in this run.
+    pub checkpoints: u64,
 }
 
 /// How many recent games the rolling figures cover.
@@ -372,6 +376,7 @@ pub fn run(
         recent_games: 0,
         rate: config.schedule.rate,
         done: 0.0,
+        checkpoints: 0,
     };
     // What has been recorded in the network's counters so far.
     let mut recorded = Training::default();
@@ -418,7 +423,10 @@ pub fn run(
             }
             if finished || last_checkpoint.elapsed() >= config.checkpoint_every {
                 match checkpoint(network, config, &last, recorded, started) {
-                    Ok(now) => recorded = now,
+                    Ok(now) => {
+                        recorded = now;
+                        last.checkpoints += 1;
+                    }
                     Err(e) => {
                         // Training on with nowhere to keep it would lose time: the threads stop.
                         abort.store(true, Ordering::Relaxed);
@@ -667,6 +675,7 @@ mod tests {
             recent_games: 1000,
             rate: 0.1,
             done: 0.5,
+            checkpoints: 1,
         };
         assert_eq!(
             progress.line(),

@@ -543,3 +543,89 @@ fn reports_give_cpu_time_per_move_and_a_merge_keeps_it_only_if_every_part_has_it
     assert!(!text.contains("CPU"), "{text}");
     assert!(text.contains("\ngames: 40  wins: "), "{text}");
 }
+
+/// Shapes in `svg` filled with `color` (`#RRGGBB`): the bars of a chart.
+fn filled(svg: &str, color: &str) -> usize {
+    svg.split("<rect")
+        .skip(1)
+        .filter(|r| {
+            r.split('>')
+                .next()
+                .unwrap_or("")
+                .contains(&format!("fill=\"{color}\""))
+        })
+        .count()
+}
+
+#[test]
+fn plot_draws_the_reach_rates_with_intervals_and_the_scores() {
+    let run = Run::new();
+    let report = ok(
+        &run,
+        &[
+            "bench", "--player", "random", "--games", "40", "--seed", "2", "--json", "--plot",
+            "r.svg",
+        ],
+    );
+    let report: serde_json::Value = serde_json::from_str(&report).unwrap();
+    let svg = std::fs::read_to_string(run.path("r.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    // A bar a tile reached, and a whisker for each (four strokes: the interval, its two caps,
+    // the mark at its middle).
+    let tiles = report["reached_counts"].as_object().unwrap().len();
+    assert!(tiles >= 3, "{report}");
+    assert_eq!(filled(&svg, "#4682B4"), tiles, "bars");
+    let whiskers = svg.matches("stroke=\"#C81E1E\"").count();
+    assert_eq!(whiskers, 4 * tiles, "whiskers");
+    // A bar a band of scores that some game ended in, holding every game.
+    let bands = filled(&svg, "#3CA05A");
+    assert!((2..=30).contains(&bands), "{bands}");
+    assert!(svg.contains("random on power11: 40 games"), "title");
+    // Drawn again over its own picture; never over another file.
+    std::fs::write(run.path("notes.svg"), "my notes").unwrap();
+    let ran = run.run(
+        &[
+            "bench",
+            "--player",
+            "random",
+            "--games",
+            "2",
+            "--plot",
+            "notes.svg",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("notes.svg: not an SVG picture; it is left alone")
+    );
+    assert_eq!(
+        std::fs::read_to_string(run.path("notes.svg")).unwrap(),
+        "my notes"
+    );
+    ok(
+        &run,
+        &[
+            "bench", "--player", "random", "--games", "2", "--plot", "r.svg",
+        ],
+    );
+    // `bench merge` draws the whole run.
+    let random = [
+        "--player",
+        "random",
+        "--seed",
+        "2",
+        "--games",
+        "10",
+        "--first-game",
+    ];
+    part(&run, "a.json", &[&random[..], &["0"]].concat());
+    part(&run, "b.json", &[&random[..], &["10"]].concat());
+    ok(
+        &run,
+        &["bench", "merge", "a.json", "b.json", "--plot", "m.svg"],
+    );
+    let merged = std::fs::read_to_string(run.path("m.svg")).unwrap();
+    assert!(merged.contains("20 games"), "merged title");
+}

@@ -1075,3 +1075,143 @@ fn resume_without_a_network_goes_on_from_the_shipped_one() {
     assert_eq!(mine.tuple_set(), shipped.tuple_set());
     assert_eq!(mine.stages(), shipped.stages());
 }
+
+#[test]
+fn train_plot_draws_the_learning_curve_with_its_checkpoints() {
+    let run = Run::new();
+    let ran = run.run(
+        &[
+            "train",
+            "--games",
+            "300",
+            "--tuples",
+            "2x4",
+            "--threads",
+            "1",
+            "--seed",
+            "4",
+            "--out",
+            "w.p11w",
+            "--plot",
+            "curve.svg",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let svg = std::fs::read_to_string(run.path("curve.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    // The score line (blue) runs through points from the first games to the last.
+    let score: Vec<&str> = svg
+        .split("<polyline")
+        .filter(|p| p.contains("stroke=\"#0000FF\""))
+        .collect();
+    assert_eq!(score.len(), 1, "one score line");
+    let points = score[0]
+        .split("points=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    assert!(points.split_whitespace().count() >= 2, "{points}");
+    // The checkpoint at the end, a grey line in each chart; a line for each tile shown.
+    assert_eq!(svg.matches("stroke=\"#969696\"").count(), 2, "checkpoints");
+    for label in ["2048", "4096", "8192", "16384", "32768", "mean score"] {
+        assert!(svg.contains(label), "{label}");
+    }
+    // A --plot file that is not a picture is refused before any training.
+    std::fs::write(run.path("notes.txt"), "mine").unwrap();
+    let ran = run.run(
+        &[
+            "train",
+            "--games",
+            "5",
+            "--tuples",
+            "2x4",
+            "--out",
+            "v.p11w",
+            "--plot",
+            "notes.txt",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(!run.path("v.p11w").exists());
+    assert_eq!(
+        std::fs::read_to_string(run.path("notes.txt")).unwrap(),
+        "mine"
+    );
+}
+
+#[test]
+fn compact_writes_a_smaller_network_that_plays_and_never_replaces_a_file() {
+    let run = Run::new();
+    train(&run, "w.p11w", "300");
+    let ran = run.run(
+        &[
+            "compact",
+            "--weights",
+            "w.p11w",
+            "--out",
+            "small.p11w",
+            "--keep",
+            "0.3",
+            "--mantissa-bits",
+            "6",
+            "--stages",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(ran.stdout.contains("small.p11w: ") && ran.stdout.contains("6 significant bits"));
+    let full = std::fs::read(run.path("w.p11w")).unwrap();
+    let small = std::fs::read(run.path("small.p11w")).unwrap();
+    assert!(
+        small.len() < full.len(),
+        "{} vs {}",
+        small.len(),
+        full.len()
+    );
+    let (full, small) = (
+        Network::from_bytes(&full).unwrap(),
+        Network::from_bytes(&small).unwrap(),
+    );
+    assert_eq!(small.training(), full.training());
+    assert_eq!(small.stages_trained(), 1);
+    let kept = small.nonzero_weights() as f64
+        / full
+            .stage_values(0)
+            .unwrap()
+            .iter()
+            .filter(|w| **w != 0.0)
+            .count() as f64;
+    assert!((0.15..=0.31).contains(&kept), "{kept}");
+    // It plays.
+    let ran = run.run(
+        &[
+            "bench",
+            "--player",
+            "learned",
+            "--weights",
+            "small.p11w",
+            "--depth",
+            "1",
+            "--games",
+            "2",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    // An existing --out is never replaced.
+    let ran = run.run(
+        &["compact", "--weights", "w.p11w", "--out", "small.p11w"],
+        "",
+    );
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr.contains("already exists; it is left alone"),
+        "{}",
+        ran.stderr
+    );
+}
