@@ -136,9 +136,9 @@ impl Network {
     /// Writes the coherence sums (nothing, if training does not track them) for the weight file
     /// whose checksum is `weights_checksum`: magic `P11COHER`, a format version, that checksum,
     /// the number of weights, a byte whose bit `k` says stage `k`'s sums are stored, a zstd
-    /// frame of those stages' sums (each weight's two sums in its `u64`, little-endian, byte
-    /// split like the weights) and a CRC-32 of everything before it. Streamed, so that the sums
-    /// are never copied in memory.
+    /// frame of those stages' sums (each weight's two sums in its `u64`, rounded to 16
+    /// significant bits ([`round_sums`]), byte split like the weights) and a CRC-32 of
+    /// everything before it. Streamed, so that the sums are never copied in memory.
     pub fn write_coherence(&self, weights_checksum: u32, out: &mut dyn Write) -> io::Result<()> {
         let Some(stages) = &self.coherence else {
             return Ok(());
@@ -164,7 +164,10 @@ impl Network {
         for sums in stored {
             for part in sums.chunks(BLOCK) {
                 // Each sum read once: training threads may be moving them meanwhile.
-                let pairs: Vec<u64> = part.iter().map(|p| p.load(Ordering::Relaxed)).collect();
+                let pairs: Vec<u64> = part
+                    .iter()
+                    .map(|p| round_sums(p.load(Ordering::Relaxed)))
+                    .collect();
                 block.clear();
                 for plane in 0..8 {
                     block.extend(pairs.iter().map(|pair| (pair >> (8 * plane)) as u8));
@@ -199,6 +202,22 @@ impl Network {
         }
         read
     }
+}
+
+/// A weight's two coherence sums (two `f32`s in a `u64`) rounded to 16 significant bits
+/// each: what they say (the size of one over the other, to a few parts in 100,000) is kept, and
+/// the byte of noise each carries below it, which no compressor can shrink, is not.
+pub(super) fn round_sums(pair: u64) -> u64 {
+    let round = |bits: u32| {
+        let rounded = bits.wrapping_add(0x80) & !0xFF;
+        // Never into infinity (sums are far from it) nor across the sign.
+        if rounded & 0x7F80_0000 == 0x7F80_0000 || (rounded ^ bits) & 0x8000_0000 != 0 {
+            bits & !0xFF
+        } else {
+            rounded
+        }
+    };
+    u64::from(round(pair as u32)) | (u64::from(round((pair >> 32) as u32)) << 32)
 }
 
 /// The f16 bits of the `f32` bits `w`, clamped to the f16 range.
