@@ -14,8 +14,8 @@ use crate::model::game::Timeline;
 use crate::model::named::Named;
 use crate::model::random::{os_seed, seeded};
 use crate::model::rules::{Rules, Variant};
-use crate::players::PlayerKind;
 use crate::players::playout::default_attempt_limit;
+use crate::players::{PlayerKind, SearchConfig};
 use crate::session::{MemoryStore, MenuStyle, Session, Settings};
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
@@ -60,7 +60,12 @@ pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
         (Some(timeline), false) => vec![timeline.size()],
         (None, false) => vec![rules.size()],
     };
-    let kind = named.unwrap_or_else(|| PlayerKind::default_for(&sizes));
+    let tuned = SearchConfig {
+        depth: cli.depth,
+        time_budget: cli.ms_per_move.map(Duration::from_millis),
+        ..Default::default()
+    };
+    let kind = named.unwrap_or_else(|| PlayerKind::default_for(&sizes, &tuned));
     let (player, _) = player_for(
         kind,
         cli.depth,

@@ -107,9 +107,12 @@ impl PlayerKind {
     /// any of `sizes` (a menu may offer two): the learned player where 4x4 boards are played,
     /// as its shipped network plays them better than the hand-tuned search in a fraction of
     /// its time (measurements/learned.md), handing other sizes to that search; the search
-    /// elsewhere.
-    pub fn default_for(sizes: &[usize]) -> PlayerKind {
-        if sizes.contains(&4) {
+    /// elsewhere, and wherever the user tuned a search the learned player does not do
+    /// (`search`: a time per move, or a depth past [`MAX_LEARNED_DEPTH`]).
+    pub fn default_for(sizes: &[usize], search: &SearchConfig) -> PlayerKind {
+        let tuned =
+            search.time_budget.is_some() || search.depth.is_some_and(|d| d > MAX_LEARNED_DEPTH);
+        if sizes.contains(&4) && !tuned {
             PlayerKind::Learned
         } else {
             PlayerKind::Expectimax

@@ -1215,3 +1215,24 @@ fn compact_writes_a_smaller_network_that_plays_and_never_replaces_a_file() {
         ran.stderr
     );
 }
+
+#[test]
+fn a_search_tuned_on_the_command_line_keeps_the_search_as_the_default_player() {
+    // --ms-per-move and a depth past the learned player's are the search's: unnamed, the
+    // player is then the search, as before the learned player was the default.
+    let run = Run::new();
+    let game = |args: &[&str]| {
+        let args = [args, &["--seed", "1", "--max-moves", "40"]].concat();
+        let ran = run.run(&args, "");
+        assert_eq!(ran.code, 0, "{args:?}: {}", ran.stderr);
+        ran.stdout
+    };
+    // A depth of 6: the search's game, move for move.
+    let deep = game(&["--autoplay", "--depth", "6"]);
+    assert!(deep == game(&["--autoplay", "expectimax", "--depth", "6"]));
+    // A time per move (its games depend on the clock): played, not refused.
+    assert!(game(&["--autoplay", "--ms-per-move", "5"]).contains("Stopped after 40 moves"));
+    // Named, the learned player still refuses them.
+    let ran = run.run(&["--player", "learned", "--ms-per-move", "5"], "q\n");
+    assert_eq!(ran.code, 2);
+}
