@@ -137,7 +137,7 @@ impl Network {
     /// whose checksum is `weights_checksum`: magic `P11COHER`, a format version, that checksum,
     /// the number of weights, a byte whose bit `k` says stage `k`'s sums are stored, a zstd
     /// frame of those stages' sums (each weight's two sums in its `u64`, rounded to 16
-    /// significant bits ([`round_sums`]), byte split like the weights) and a CRC-32 of
+    /// significant bits, byte split like the weights) and a CRC-32 of
     /// everything before it. Streamed, so that the sums are never copied in memory.
     pub fn write_coherence(&self, weights_checksum: u32, out: &mut dyn Write) -> io::Result<()> {
         let Some(stages) = &self.coherence else {
