@@ -259,8 +259,9 @@ pub(super) struct TrainArgs {
     /// The learning rate (at most 0.25: each update moves a 4x6 network's value by 4 x rate x
     /// its error, so higher rates overshoot). It stays as it is, each weight's temporal
     /// coherence lowering its own; with --no-coherence it falls to a tenth of it over the first
-    /// four fifths of the budget and stays there for the last fifth [default: 0.25, and 0.1
-    /// with --no-coherence]
+    /// four fifths of the budget and stays there for the last fifth [default: 0.25; 0.01 when
+    /// --resume starts the coherence sums anew (the shipped network, or sums lost), as whole
+    /// steps at 0.25 undo a trained network; 0.1 with --no-coherence]
     #[arg(long, value_name = "A", allow_negative_numbers = true, value_parser = parse_rate)]
     pub(super) rate: Option<f32>,
 

@@ -1070,6 +1070,14 @@ fn resume_without_a_network_goes_on_from_the_shipped_one() {
         "{}",
         ran.stderr
     );
+    // Its coherence sums start anew, at a low rate (whole steps at 0.25 undo it).
+    assert!(
+        ran.stderr
+            .contains("the coherence sums start anew, at rate 0.01")
+            && ran.stderr.contains("rate 0.01, seed 3"),
+        "{}",
+        ran.stderr
+    );
     let mine = Network::from_bytes(&std::fs::read(run.path("mine.p11w")).unwrap()).unwrap();
     assert_eq!(mine.training().games, shipped.training().games + 5);
     assert_eq!(mine.tuple_set(), shipped.tuple_set());

@@ -296,20 +296,36 @@ fn read_stage(
         input.read_exact(bytes).map_err(damaged)?;
         let (low, high) = bytes.split_at(stored);
         let mut next = 0;
-        for i in 0..n {
-            let value = if mask[i / 8] & (1 << (i % 8)) == 0 {
-                below.map_or(0.0, |t| {
-                    f32::from_bits(t[start + i].load(Ordering::Relaxed))
-                })
-            } else {
-                let value = values[usize::from(u16::from_le_bytes([low[next], high[next]]))];
-                next += 1;
-                if !value.is_finite() {
-                    return Err(NetworkError::Weight(stage * count + start + i));
+        for (byte, &m) in mask.iter().enumerate() {
+            let first = 8 * byte;
+            let last = (first + 8).min(n);
+            // Most bytes store nothing (most weights are zero, or as the stage below has them).
+            if m == 0 {
+                match below {
+                    Some(t) => weights.extend(
+                        t[start + first..start + last]
+                            .iter()
+                            .map(|w| AtomicU32::new(w.load(Ordering::Relaxed))),
+                    ),
+                    None => weights.extend((first..last).map(|_| AtomicU32::new(0))),
                 }
-                value
-            };
-            weights.push(AtomicU32::new(value.to_bits()));
+                continue;
+            }
+            for i in first..last {
+                let value = if m & (1 << (i - first)) == 0 {
+                    below.map_or(0.0, |t| {
+                        f32::from_bits(t[start + i].load(Ordering::Relaxed))
+                    })
+                } else {
+                    let value = values[usize::from(u16::from_le_bytes([low[next], high[next]]))];
+                    next += 1;
+                    if !value.is_finite() {
+                        return Err(NetworkError::Weight(stage * count + start + i));
+                    }
+                    value
+                };
+                weights.push(AtomicU32::new(value.to_bits()));
+            }
         }
         if !n.is_multiple_of(8) && mask[n / 8] >> (n % 8) != 0 {
             return Err(damaged(io::Error::other("bits past the last weight")));
