@@ -38,7 +38,8 @@ pub(super) struct Cli {
     pub(super) board: Option<PathBuf>,
 
     /// Let the computer play one game in the console, then exit (default player: learned on
-    /// 4x4, with the network shipped in power11 unless you trained one; expectimax elsewhere).
+    /// 4x4, with the network shipped in power11 unless you trained one; expectimax on other
+    /// sizes, or with --ms-per-move or a --depth past 4).
     #[arg(long, value_name = "PLAYER", value_parser = named::<PlayerKind>(), num_args = 0..=1)]
     #[allow(clippy::option_option)] // clap's form of a flag whose value may be left out
     pub(super) autoplay: Option<Option<PlayerKind>>,

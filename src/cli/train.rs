@@ -469,13 +469,12 @@ fn train_with_progress(
     Ok((last, curve))
 }
 
-/// The learning curve of a run as it goes: a point every [`Curve::EVERY`] of the run's moves
-/// or so (at most a few hundred points, whatever its length), and the moves at each checkpoint.
+/// The learning curve of a run as it goes: a point each [`Curve::POINTS`]-th of the budget (a
+/// few hundred points, whatever its length), and the moves at each checkpoint.
 #[derive(Default)]
 struct Curve {
     points: Vec<train::plot::CurvePoint>,
     checkpoints: Vec<u64>,
-    last_checkpoints: u64,
 }
 
 impl Curve {
@@ -483,8 +482,8 @@ impl Curve {
     const POINTS: usize = 400;
 
     fn record(&mut self, p: &train::Progress) {
-        if p.checkpoints > self.last_checkpoints {
-            self.last_checkpoints = p.checkpoints;
+        // Progress is reported after each checkpoint, before the next one.
+        if p.checkpoints > self.checkpoints.len() as u64 {
             self.checkpoints.push(p.moves);
         }
         // A point when the run's share done has grown by 1/POINTS since the last one.

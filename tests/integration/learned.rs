@@ -1244,3 +1244,31 @@ fn a_search_tuned_on_the_command_line_keeps_the_search_as_the_default_player() {
     let ran = run.run(&["--player", "learned", "--ms-per-move", "5"], "q\n");
     assert_eq!(ran.code, 2);
 }
+
+#[test]
+fn a_game_by_hand_reads_the_network_only_when_it_asks_the_player() {
+    // A data directory's weight file that cannot be read is said when the network is read:
+    // so the warning shows when the network was read, and only then.
+    let run = Run::new();
+    std::fs::create_dir_all(run.path("data/weights")).unwrap();
+    std::fs::write(run.path("data/weights/ntuple-4x4.p11w"), b"P11NTUPL junk").unwrap();
+    let moves = run.run(&["--seed", "1"], "h\nl\nu\nq\nq\n");
+    assert_eq!(moves.code, 0, "{}", moves.stderr);
+    assert!(
+        !moves.stderr.contains("ntuple-4x4.p11w"),
+        "{}",
+        moves.stderr
+    );
+    let advised = run.run(&["--seed", "1"], "h\na\na\nq\nq\n");
+    assert_eq!(advised.code, 0, "{}", advised.stderr);
+    assert_eq!(
+        advised
+            .stderr
+            .matches("playing the shipped network instead")
+            .count(),
+        1,
+        "read once: {}",
+        advised.stderr
+    );
+    assert_eq!(advised.stdout.matches("Advice: ").count(), 2);
+}

@@ -12,8 +12,8 @@
 use super::{CoherenceError, MAX_STAGES, Network, NetworkError, Stages, Training, TupleSet};
 use crate::model::named::Named;
 use std::io::{self, BufRead, Read, Write};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 /// The magic bytes a coherence file starts with.
 pub const COHERENCE_MAGIC: &[u8; 8] = b"P11COHER";
@@ -519,19 +519,11 @@ fn read_sums(
         .ok_or(CoherenceError::NotTracked)?;
     if format == COHERENCE_FORMAT_DENSE {
         // Every stage's sums; those of a stage without weights of its own are all zero.
-        let mut scratch: Vec<AtomicU64> = Vec::new();
-        for stage in stages {
-            let sums = if let Some(sums) = stage.get() {
-                &**sums
-            } else {
-                scratch.resize_with(per_stage, AtomicU64::default);
-                &scratch[..]
-            };
-            fill_sums(sums, &mut input, |bytes, i| {
-                u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes"))
-            })
-            .map_err(cut_is_damage)?;
-        }
+        let every = (1u8 << stages.len()) - 1;
+        read_stored_sums(stages, every, per_stage, &mut input, |bytes, i| {
+            u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+        })
+        .map_err(cut_is_damage)?;
     } else {
         let mut mask = [0u8; 1];
         input.read_exact(&mut mask).map_err(cut_is_damage)?;
@@ -541,27 +533,13 @@ fn read_sums(
         let mut decoder = zstd::Decoder::with_buffer(&mut input)
             .map_err(cut_is_damage)?
             .single_frame();
-        // A stage stored here that the weights lack (promoted between a checkpoint's two
-        // files) is read past; one the weights have and the file lacks keeps sums of zero.
-        let mut scratch: Vec<AtomicU64> = Vec::new();
-        for (k, stage) in stages.iter().enumerate() {
-            if mask[0] & (1 << k) == 0 {
-                continue;
-            }
-            let sums = if let Some(sums) = stage.get() {
-                &**sums
-            } else {
-                scratch.resize_with(per_stage, AtomicU64::default);
-                &scratch[..]
-            };
-            fill_sums(sums, &mut decoder, |bytes, i| {
-                let n = bytes.len() / 8;
-                (0..8).fold(0u64, |v, plane| {
-                    v | (u64::from(bytes[plane * n + i]) << (8 * plane))
-                })
+        read_stored_sums(stages, mask[0], per_stage, &mut decoder, |bytes, i| {
+            let n = bytes.len() / 8;
+            (0..8).fold(0u64, |v, plane| {
+                v | (u64::from(bytes[plane * n + i]) << (8 * plane))
             })
-            .map_err(cut_is_damage)?;
-        }
+        })
+        .map_err(cut_is_damage)?;
         let mut after = [0u8; 1];
         if decoder.read(&mut after).map_err(cut_is_damage)? != 0 {
             return Err(CoherenceError::Checksum);
@@ -573,6 +551,32 @@ fn read_sums(
     let mut after = [0u8; 1];
     if u32::from_le_bytes(sum) != expected || input.inner.read(&mut after)? != 0 {
         return Err(CoherenceError::Checksum);
+    }
+    Ok(())
+}
+
+/// Reads the sums of the stages `stored` marks (bit `k`: stage `k`) from `input` into the
+/// network's. A stage stored that the weights lack (promoted between a checkpoint's two files)
+/// is read past; one the weights have and the file lacks keeps sums of zero.
+fn read_stored_sums(
+    stages: &[OnceLock<super::Sums>],
+    stored: u8,
+    per_stage: usize,
+    input: &mut dyn Read,
+    decode: impl Fn(&[u8], usize) -> u64,
+) -> io::Result<()> {
+    let mut scratch: Vec<AtomicU64> = Vec::new();
+    for (k, stage) in stages.iter().enumerate() {
+        if stored & (1 << k) == 0 {
+            continue;
+        }
+        let sums = if let Some(sums) = stage.get() {
+            &**sums
+        } else {
+            scratch.resize_with(per_stage, AtomicU64::default);
+            &scratch[..]
+        };
+        fill_sums(sums, input, &decode)?;
     }
     Ok(())
 }
@@ -722,6 +726,52 @@ mod tests {
         let new = old.to_bytes();
         assert_eq!(new[8], 2);
         assert!(new.len() * 20 < format_1(&net).len(), "{}", new.len());
+    }
+
+    #[test]
+    fn coherence_files_of_format_1_are_still_read() {
+        let mut net = trained();
+        net.track_coherence();
+        for k in 1..=5u64 {
+            net.learn(k | (k << 20), 50.0 * k as f32, 0.25);
+        }
+        let words: Vec<u64> = net
+            .coherence
+            .as_ref()
+            .unwrap()
+            .iter()
+            .flat_map(|stage| {
+                let stage: Vec<u64> = match stage.get() {
+                    Some(sums) => sums.iter().map(|p| p.load(Ordering::Relaxed)).collect(),
+                    None => vec![0; 1 << 17],
+                };
+                stage
+            })
+            .collect();
+        // Every stage's sums, dense, as power11 0.2 wrote them.
+        let mut old = COHERENCE_MAGIC.to_vec();
+        old.extend_from_slice(&COHERENCE_FORMAT_DENSE.to_le_bytes());
+        old.extend_from_slice(&0x1234u32.to_le_bytes());
+        old.extend_from_slice(&(words.len() as u64).to_le_bytes());
+        for w in &words {
+            old.extend_from_slice(&w.to_le_bytes());
+        }
+        let sum = crc32fast::hash(&old);
+        old.extend_from_slice(&sum.to_le_bytes());
+        let mut back = trained();
+        back.track_coherence();
+        back.read_coherence(0x1234, &mut &old[..]).unwrap();
+        let read: Vec<u64> = back.coherence.as_ref().unwrap()[0]
+            .get()
+            .unwrap()
+            .iter()
+            .map(|p| p.load(Ordering::Relaxed))
+            .collect();
+        assert!(
+            read == words[..1 << 17],
+            "stage 0's sums come back as written"
+        );
+        assert!(read.iter().any(|&w| w != 0));
     }
 
     #[test]
