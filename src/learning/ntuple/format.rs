@@ -9,6 +9,7 @@
 //! what was learned, not the table's size. Format 1 (every stage, dense and
 //! uncompressed) is still read.
 
+use super::memory::zeroed;
 use super::{CoherenceError, MAX_STAGES, Network, NetworkError, Stages, Training, TupleSet};
 use crate::model::named::Named;
 use std::io::{self, BufRead, Read, Write};
@@ -272,70 +273,6 @@ fn write_stage(
     Ok(())
 }
 
-/// One stored stage read back from the frame ([`write_stage`]) into `network`: its weights are
-/// those the bitmap marks, the others zero (the first stage) or the stage stored before it's.
-fn read_stage(
-    network: &mut Network,
-    stage: usize,
-    below: Option<usize>,
-    input: &mut impl Read,
-    values: &[f32],
-) -> Result<(), NetworkError> {
-    let damaged = |e: io::Error| NetworkError::Header(format!("its weights are damaged: {e}"));
-    let count = network.set.weights_per_stage();
-    let below = below.and_then(|k| network.stage_table(k));
-    let mut weights: Vec<AtomicU32> = super::memory::with_capacity(count);
-    let mut mask = vec![0u8; BLOCK / 8];
-    let mut bytes = vec![0u8; 2 * BLOCK];
-    for start in (0..count).step_by(BLOCK) {
-        let n = BLOCK.min(count - start);
-        let mask = &mut mask[..n.div_ceil(8)];
-        input.read_exact(mask).map_err(damaged)?;
-        let stored = mask.iter().map(|m| m.count_ones() as usize).sum::<usize>();
-        let bytes = &mut bytes[..2 * stored];
-        input.read_exact(bytes).map_err(damaged)?;
-        let (low, high) = bytes.split_at(stored);
-        let mut next = 0;
-        for (byte, &m) in mask.iter().enumerate() {
-            let first = 8 * byte;
-            let last = (first + 8).min(n);
-            // Most bytes store nothing (most weights are zero, or as the stage below has them).
-            if m == 0 {
-                match below {
-                    Some(t) => weights.extend(
-                        t[start + first..start + last]
-                            .iter()
-                            .map(|w| AtomicU32::new(w.load(Ordering::Relaxed))),
-                    ),
-                    None => weights.extend((first..last).map(|_| AtomicU32::new(0))),
-                }
-                continue;
-            }
-            for i in first..last {
-                let value = if m & (1 << (i - first)) == 0 {
-                    below.map_or(0.0, |t| {
-                        f32::from_bits(t[start + i].load(Ordering::Relaxed))
-                    })
-                } else {
-                    let value = values[usize::from(u16::from_le_bytes([low[next], high[next]]))];
-                    next += 1;
-                    if !value.is_finite() {
-                        return Err(NetworkError::Weight(stage * count + start + i));
-                    }
-                    value
-                };
-                weights.push(AtomicU32::new(value.to_bits()));
-            }
-        }
-        if !n.is_multiple_of(8) && mask[n / 8] >> (n % 8) != 0 {
-            return Err(damaged(io::Error::other("bits past the last weight")));
-        }
-    }
-    let table = weights.into_boxed_slice();
-    network.set_table(stage, table);
-    Ok(())
-}
-
 /// A weight file's header after its format: the tuple set, stages, value type, training
 /// counters and weight count, checked.
 fn read_header(reader: &mut Reader<'_>) -> Result<(TupleSet, Stages, Training), NetworkError> {
@@ -399,7 +336,10 @@ fn read_dense(network: &mut Network, values: &[u8]) -> Result<(), NetworkError> 
     Ok(())
 }
 
-/// Format 2's weights: the stage byte, then the zstd frame of the stored stages.
+/// Format 2's weights: the stage byte, then the zstd frame of the stored stages. The frame is
+/// read whole and cut into blocks first (so a damaged one is refused before any table is
+/// made), then the blocks are spread over threads: each writes its blocks of every stage into
+/// tables that come zeroed, so that a zero costs nothing.
 fn read_compressed(network: &mut Network, rest: &[u8]) -> Result<(), NetworkError> {
     let damaged = |what: String| NetworkError::Header(format!("its weights are damaged: {what}"));
     let Some((&mask, frame)) = rest.split_first() else {
@@ -413,30 +353,155 @@ fn read_compressed(network: &mut Network, rest: &[u8]) -> Result<(), NetworkErro
             "its stored stages ({mask:#04b}) do not fit its {count} stage(s)"
         )));
     }
-    let mut decoder = zstd::Decoder::with_buffer(frame)
-        .map_err(|e| damaged(e.to_string()))?
-        .single_frame();
+    let stored: Vec<usize> = (0..count).filter(|k| mask & (1 << k) != 0).collect();
+    let per_stage = network.set.weights_per_stage();
+    // The most a stage can hold: every weight stored, and its blocks' bitmaps.
+    let most = stored.len() * (per_stage.div_ceil(BLOCK) * BLOCK / 8 + 2 * per_stage);
+    let size = zstd::zstd_safe::find_frame_compressed_size(frame)
+        .map_err(|code| damaged(zstd::zstd_safe::get_error_name(code).to_string()))?;
+    if size != frame.len() {
+        return Err(damaged("bytes after its weights".to_string()));
+    }
+    // Room for every value a frame of these stages may hold; only what is written is touched.
+    let mut decoded = Vec::with_capacity(most);
+    zstd::bulk::Decompressor::new()
+        .and_then(|mut d| d.decompress_to_buffer(frame, &mut decoded))
+        .map_err(|e| damaged(e.to_string()))?;
+    let mut reader = Reader(&decoded);
+    let stages = stored
+        .iter()
+        .map(|_| blocks_of_stage(&mut reader, per_stage))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|what| damaged(what.to_string()))?;
+    if !reader.0.is_empty() {
+        return Err(damaged("more values than its stages hold".to_string()));
+    }
+    let tables: Vec<super::Table> = stored.iter().map(|_| zeroed(per_stage)).collect();
+    if let Some((j, at)) = expand_in_parallel(&stages, &tables) {
+        return Err(NetworkError::Weight(stored[j] * per_stage + at));
+    }
+    for (&stage, table) in stored.iter().zip(tables) {
+        network.set_table(stage, table);
+    }
+    Ok(())
+}
+
+/// One block of a stored stage in the frame ([`write_stage`]): its bitmap and the low and high
+/// bytes of the weights it stores.
+struct Block<'a> {
+    mask: &'a [u8],
+    low: &'a [u8],
+    high: &'a [u8],
+}
+
+/// A stored stage of `count` weights cut off the front of `reader` into its blocks, checked:
+/// every bitmap, and as many low and high bytes as it marks.
+fn blocks_of_stage<'a>(
+    reader: &mut Reader<'a>,
+    count: usize,
+) -> Result<Vec<Block<'a>>, &'static str> {
+    let cut = "cut short";
+    let mut blocks = Vec::with_capacity(count.div_ceil(BLOCK));
+    for start in (0..count).step_by(BLOCK) {
+        let n = BLOCK.min(count - start);
+        let mask = reader.take(n.div_ceil(8)).ok_or(cut)?;
+        if !n.is_multiple_of(8) && mask[n / 8] >> (n % 8) != 0 {
+            return Err("bits past the last weight");
+        }
+        let stored = mask.iter().map(|m| m.count_ones() as usize).sum::<usize>();
+        let low = reader.take(stored).ok_or(cut)?;
+        let high = reader.take(stored).ok_or(cut)?;
+        blocks.push(Block { mask, low, high });
+    }
+    Ok(blocks)
+}
+
+/// Writes `stages`' blocks into `tables` (stage `j` of the stored ones into `tables[j]`),
+/// each thread a run of blocks through every stage, so that a later stage's block finds the
+/// block below it already written. Returns the first weight that is not a finite number, as
+/// (stored stage, index in its table).
+fn expand_in_parallel(
+    stages: &[Vec<Block<'_>>],
+    tables: &[super::Table],
+) -> Option<(usize, usize)> {
     // Every f16's value, looked up: far faster than converting hundreds of millions one by one.
     let values: Vec<f32> = (0..=u16::MAX)
         .map(|b| half::f16::from_bits(b).to_f32())
         .collect();
-    let mut below = None;
-    for stage in (0..count).filter(|k| mask & (1 << k) != 0) {
-        read_stage(network, stage, below, &mut decoder, &values)?;
-        below = Some(stage);
+    let blocks = stages.first().map_or(0, Vec::len);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .clamp(1, 8)
+        .min(blocks.max(1));
+    let run = blocks.div_ceil(threads);
+    let expand_run = |first: usize| {
+        (first..(first + run).min(blocks))
+            .flat_map(|b| (0..stages.len()).map(move |j| (b, j)))
+            .find_map(|(b, j)| {
+                let below = j.checked_sub(1).map(|i| &*tables[i]);
+                expand(&stages[j][b], b * BLOCK, &tables[j], below, &values).map(|at| (j, at))
+            })
+    };
+    std::thread::scope(|scope| {
+        let others: Vec<_> = (1..threads)
+            .map(|t| {
+                let first = t * run;
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, move || expand_run(first))
+                    .map_err(|_| first)
+            })
+            .collect();
+        let mut bad: Vec<(usize, usize)> = expand_run(0).into_iter().collect();
+        for other in others {
+            bad.extend(match other {
+                Ok(handle) => handle
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                // No thread to be had: this one does that run too.
+                Err(first) => expand_run(first),
+            });
+        }
+        bad.into_iter().min()
+    })
+}
+
+/// One block, starting at weight `start`, written into `table`: the weights its bitmap marks,
+/// and elsewhere `below`'s (a later stage) or zero (the table's own). Zeros are not written.
+/// Returns the index of a stored weight that is not a finite number.
+fn expand(
+    block: &Block<'_>,
+    start: usize,
+    table: &[AtomicU32],
+    below: Option<&[AtomicU32]>,
+    values: &[f32],
+) -> Option<usize> {
+    let end = (start + BLOCK).min(table.len());
+    let mut next = 0;
+    for (byte, &m) in block.mask.iter().enumerate() {
+        let first = start + 8 * byte;
+        let last = (first + 8).min(end);
+        // Most bytes store nothing (most weights are zero, or as the stage below has them).
+        if m == 0 && below.is_none() {
+            continue;
+        }
+        for i in first..last {
+            let bits = if m & (1 << (i - first)) == 0 {
+                below.map_or(0, |t| t[i].load(Ordering::Relaxed))
+            } else {
+                let value =
+                    values[usize::from(u16::from_le_bytes([block.low[next], block.high[next]]))];
+                next += 1;
+                if !value.is_finite() {
+                    return Some(i);
+                }
+                value.to_bits()
+            };
+            if bits != 0 {
+                table[i].store(bits, Ordering::Relaxed);
+            }
+        }
     }
-    let mut after = [0u8; 1];
-    if decoder
-        .read(&mut after)
-        .map_err(|e| damaged(e.to_string()))?
-        != 0
-    {
-        return Err(damaged("more values than its stages hold".to_string()));
-    }
-    if !decoder.finish().is_empty() {
-        return Err(damaged("bytes after its weights".to_string()));
-    }
-    Ok(())
+    None
 }
 
 /// The tuple set a weight file names, checked against the tuples it lists.
@@ -797,6 +862,26 @@ mod tests {
         assert!(
             back.value(12 << 60).to_bits() == back.value(11 << 60).to_bits(),
             "an empty stage plays with the one below"
+        );
+    }
+
+    #[test]
+    fn the_first_weight_that_is_not_a_number_is_named_whichever_thread_reads_it() {
+        let count = TupleSet::Rows.weights_per_stage();
+        let mut net = Network::unfilled(TupleSet::Rows, Stages::split_at(&[11]).unwrap());
+        // Stage 0's last weight lies in its last block; stage 1's in its first.
+        let nan_at =
+            |at: usize, other: f32| (0..count).map(move |i| if i == at { f32::NAN } else { other });
+        net.set_stage(0, nan_at(count - 1, 2.0));
+        net.set_stage(1, nan_at(3, 1.0));
+        assert_eq!(
+            Network::from_bytes(&net.to_bytes()).unwrap_err(),
+            NetworkError::Weight(count - 1)
+        );
+        net.set_stage(0, nan_at(count, 2.0));
+        assert_eq!(
+            Network::from_bytes(&net.to_bytes()).unwrap_err(),
+            NetworkError::Weight(count + 3)
         );
     }
 

@@ -1,11 +1,19 @@
 //! Memory for the weights: zeroed allocations on huge pages where the system has them, and
 //! prefetching a weight before it is read.
 
-/// `count` zeros (weights, or coherence sums: an atomic type's `Default`), in memory backed by
-/// huge pages where the system offers them: a network is read at random all over hundreds of
-/// MiB, and with 4 KiB pages nearly every read also misses the TLB.
-pub(super) fn zeroed<T: Default>(count: usize) -> Box<[T]> {
-    filled(count, std::iter::repeat_with(T::default))
+/// `count` zeros (weights, or coherence sums), in memory backed by huge pages where the
+/// system offers them: a network is read at random all over hundreds of MiB, and with 4 KiB
+/// pages nearly every read also misses the TLB. The memory comes zeroed from the system and is
+/// not written here, so a region never written (a stage's boards never seen, their sums never
+/// moved) costs no memory and no time.
+pub(super) fn zeroed<T: bytemuck::Zeroable>(count: usize) -> Box<[T]> {
+    let mut cells = bytemuck::allocation::try_zeroed_slice_box::<T>(count).unwrap_or_else(|()| {
+        std::alloc::handle_alloc_error(
+            std::alloc::Layout::array::<T>(count).unwrap_or(std::alloc::Layout::new::<T>()),
+        )
+    });
+    advise_huge_pages(cells.as_mut_ptr().cast(), count * size_of::<T>());
+    cells
 }
 
 /// `count` cells taken from `values` (zeros, or [`Default`]s, past its end), in memory backed

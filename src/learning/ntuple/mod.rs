@@ -574,7 +574,11 @@ impl Network {
         let from = self.table(self.nearest_below(stage));
         let table: Table = zeroed(from.len());
         for (to, w) in table.iter().zip(from) {
-            to.store(w.load(Ordering::Relaxed), Ordering::Relaxed);
+            // Zeros are not written: memory never written costs nothing.
+            let w = w.load(Ordering::Relaxed);
+            if w != 0 {
+                to.store(w, Ordering::Relaxed);
+            }
         }
         if let Some(stages) = &self.coherence {
             let _ = stages[stage].set(zeroed(table.len()));
