@@ -167,14 +167,20 @@ pub fn write_save(path: &Path, timeline: &Timeline) -> Result<(), FileError> {
     write_atomic(path, render_save(timeline).as_bytes())
 }
 
-/// Replaces the save at `path` with `timeline` ([`write_save`]), but only where nothing or a
-/// save is there: a file that does not read as a save (a damaged save, somebody's notes) is
-/// never overwritten ([`FileError::NotASave`]).
+/// Replaces the save at `path` with `timeline` ([`write_save`]), but only where nothing, an
+/// empty file or a save is there: a file that does not read as a save (a damaged save,
+/// somebody's notes) is never overwritten ([`FileError::NotASave`]).
 pub fn replace_save(path: &Path, timeline: &Timeline) -> Result<(), FileError> {
     // A planted link is refused for what it is (by `read_save`), before the file is read.
     let what = match read_save(path) {
         Ok(_) | Err(FileError::Missing { .. }) => return write_save(path, timeline),
-        Err(FileError::Parse { line, problem, .. }) => format!("line {line}: {problem}"),
+        Err(FileError::Parse { line, problem, .. }) => {
+            // A file with nothing in it (made by `touch`) holds nothing to lose.
+            if read_text(path).is_ok_and(|text| text.trim().is_empty()) {
+                return write_save(path, timeline);
+            }
+            format!("line {line}: {problem}")
+        }
         Err(FileError::NotText { line, .. }) => format!("line {line}: not text"),
         Err(FileError::Utf16 { .. }) => "UTF-16 text".to_string(),
         Err(FileError::TooLarge { bytes, .. }) => format!("{bytes} bytes"),

@@ -101,6 +101,25 @@ fn a_file_that_is_not_a_save_is_never_replaced() {
     assert!(ran.stdout.contains("Game saved to power11.saved.\n"));
 }
 
+/// An empty file (made by `touch`, or only blank lines) holds nothing to lose: `s` saves over
+/// it, where a file with anything in it that is not a save is left alone.
+#[test]
+fn an_empty_file_is_saved_over() {
+    let run = Run::new();
+    for contents in ["", "\n \n\t\n"] {
+        std::fs::write(run.path("power11.saved"), contents).unwrap();
+        let ran = run.run(&["--seed", "1"], SAVE_AND_LEAVE);
+        assert!(
+            ran.stdout.contains("Game saved to power11.saved.\n"),
+            "{:?}: {}",
+            contents,
+            ran.stdout
+        );
+        let saved = std::fs::read_to_string(run.path("power11.saved")).unwrap();
+        assert!(saved.starts_with("Score: "), "{saved}");
+    }
+}
+
 /// Item 3: where no data directory can be found (no `POWER11_DATA_DIR`, no home directory),
 /// best scores cannot be kept, and the player is told once. An empty `POWER11_DATA_DIR`
 /// counts as unset. A user with no home directory needs a uid without a passwd entry, which
