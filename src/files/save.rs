@@ -233,29 +233,25 @@ pub fn write_atomic_with(
         .map_or_else(|| "save".into(), |n| n.to_string_lossy().into_owned());
     let prefix = format!(".{name}.");
     remove_abandoned(dir, &prefix);
-    let file = tempfile::Builder::new()
-        .prefix(&prefix)
-        .suffix(".tmp")
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    // Created as any new file is (0666 less the user's umask), not tempfile's private 0600: a
+    // new file keeps that mode, an existing one gets its own back below.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let file = builder
         .tempfile_in(dir)
         .map_err(|e| io_error(without_temporary_path(e)))?;
     // Held until the rename: a file with this prefix that can be locked was left by a process
     // that died while saving.
     file.as_file().lock().map_err(io_error)?;
-    match std::fs::metadata(&target) {
-        Ok(meta) => file
-            .as_file()
+    if let Ok(meta) = std::fs::metadata(&target) {
+        file.as_file()
             .set_permissions(meta.permissions())
-            .map_err(io_error)?,
-        // A new file gets the usual mode of a user's file (the temporary file is 0600).
-        #[cfg(unix)]
-        Err(_) => {
-            use std::os::unix::fs::PermissionsExt;
-            file.as_file()
-                .set_permissions(std::fs::Permissions::from_mode(0o644))
-                .map_err(io_error)?;
-        }
-        #[cfg(not(unix))]
-        Err(_) => {}
+            .map_err(io_error)?;
     }
     let mut buffered = io::BufWriter::with_capacity(1 << 20, file.as_file());
     write(&mut buffered)

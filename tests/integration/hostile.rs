@@ -120,6 +120,35 @@ fn an_empty_file_is_saved_over() {
     }
 }
 
+/// A new file gets the mode the user's umask gives new files, as `touch` would: a user with
+/// umask 077 keeps their saves, networks and pictures to themselves.
+#[cfg(unix)]
+#[test]
+fn a_new_file_follows_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    for (umask, mode) in [("077", 0o600), ("022", 0o644), ("002", 0o664)] {
+        let run = Run::new();
+        let binary = assert_cmd::cargo::cargo_bin("power11");
+        let output = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "umask {umask} && exec \"$0\" --seed 1 <<'EOF'\n{SAVE_AND_LEAVE}EOF"
+            ))
+            .arg(&binary)
+            .current_dir(run.dir.path())
+            .env("POWER11_DATA_DIR", run.path("data"))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            stdout.contains("Game saved to power11.saved.\n"),
+            "{stdout}"
+        );
+        let meta = std::fs::metadata(run.path("power11.saved")).unwrap();
+        assert_eq!(meta.permissions().mode() & 0o777, mode, "umask {umask}");
+    }
+}
+
 /// Item 3: where no data directory can be found (no `POWER11_DATA_DIR`, no home directory),
 /// best scores cannot be kept, and the player is told once. An empty `POWER11_DATA_DIR`
 /// counts as unset. A user with no home directory needs a uid without a passwd entry, which
