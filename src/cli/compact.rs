@@ -4,6 +4,7 @@ use super::args::CompactArgs;
 use super::{UsageError, check_out_directory};
 use crate::files::weights::{read_weights, write_network_at};
 use crate::learning::ntuple::Compaction;
+use crate::learning::ntuple::WeightUse;
 use std::io::Write;
 
 /// Reads `--weights`, prunes and rounds it as the arguments say, writes `--out` (a new file:
@@ -17,7 +18,8 @@ pub(super) fn run_compact(args: &CompactArgs) -> anyhow::Result<()> {
         .into());
     }
     check_out_directory(&args.out)?;
-    let network = read_weights(&args.weights).map_err(|e| UsageError(e.to_string()))?;
+    let network =
+        read_weights(&args.weights, WeightUse::Play).map_err(|e| UsageError(e.to_string()))?;
     let how = Compaction {
         keep: args.keep,
         mantissa_bits: args.mantissa_bits,

@@ -4,6 +4,7 @@ use super::UsageError;
 use super::solve::table_for;
 use crate::files::best::data_dir;
 use crate::files::weights::{WeightsFileError, default_path, read_weights, shipped_network};
+use crate::learning::ntuple::WeightUse;
 use crate::model::named::Named;
 use crate::model::rules::Rules;
 use crate::players::{
@@ -101,7 +102,7 @@ pub(super) fn player_for(
 /// the network shipped in power11.
 fn network_from(weights: Option<&Path>) -> anyhow::Result<Arc<Network>> {
     if let Some(path) = weights {
-        return match read_weights(path) {
+        return match read_weights(path, WeightUse::Play) {
             Ok(network) => Ok(Arc::new(network)),
             Err(WeightsFileError::Missing(_)) => Err(UsageError(format!(
                 "{}: no such weight file (make one with `power11 train --minutes 90 --out {}`, or leave out --weights to play the shipped network)",
@@ -113,7 +114,7 @@ fn network_from(weights: Option<&Path>) -> anyhow::Result<Arc<Network>> {
         };
     }
     if let Some(path) = default_path(data_dir().as_deref()) {
-        match read_weights(&path) {
+        match read_weights(&path, WeightUse::Play) {
             Ok(network) => return Ok(Arc::new(network)),
             Err(WeightsFileError::Missing(_)) => {}
             Err(e) => eprintln!(
@@ -127,7 +128,7 @@ fn network_from(weights: Option<&Path>) -> anyhow::Result<Arc<Network>> {
 /// The shipped network. A test reads it whole; should it ever fail, the program says so and
 /// plays a network of zeros rather than stop a game.
 fn shipped() -> Arc<Network> {
-    match shipped_network() {
+    match shipped_network(WeightUse::Play) {
         Ok(network) => Arc::new(network),
         Err(e) => {
             eprintln!("power11: {e}");

@@ -8,7 +8,7 @@ use crate::files::save::{directory_of, resolve_links, without_temporary_path};
 use crate::files::weights::{
     WeightsFileError, coherence_path, default_path, read_coherence, read_weights, shipped_network,
 };
-use crate::learning::ntuple::{COHERENCE_MAGIC, WEIGHTS_MAGIC};
+use crate::learning::ntuple::{COHERENCE_MAGIC, WEIGHTS_MAGIC, WeightUse};
 use crate::model::named::Named;
 use crate::model::random::os_seed;
 use crate::players::{Network, Stages, TupleSet};
@@ -55,7 +55,7 @@ fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<
             // --restart replaces a whole weight file, never a damaged one (what it held can
             // only be judged by the user) nor one of another format version (a network another
             // power11 trained, hours of work).
-            match read_weights(out) {
+            match read_weights(out, WeightUse::Play) {
                 Err(
                     WeightsFileError::Damaged { problem, .. }
                     | WeightsFileError::OtherVersion { problem, .. },
@@ -234,11 +234,12 @@ fn weights_out(args: &TrainArgs) -> anyhow::Result<PathBuf> {
 /// yet), refused (exit 2) if it is not the one the arguments describe (tuple set, stages, a
 /// `--start-at` tile among its splits).
 fn resumed_network(args: &TrainArgs, out: &Path) -> anyhow::Result<Network> {
-    let network = match read_weights(out) {
+    let network = match read_weights(out, WeightUse::Training) {
         Ok(network) => network,
         // Nothing trained here yet: go on from the network the player plays without one.
         Err(WeightsFileError::Missing(_)) => {
-            let network = shipped_network().map_err(|e| UsageError(e.to_string()))?;
+            let network =
+                shipped_network(WeightUse::Training).map_err(|e| UsageError(e.to_string()))?;
             let _ = writeln!(
                 io::stderr(),
                 "power11 train: {} does not exist yet: going on from the network shipped in power11 ({}), written to it at the first checkpoint",

@@ -5,7 +5,7 @@
 
 use crate::files::bounded::{BoundedReadError, read_regular};
 use crate::files::save::{FileError, link_target, write_atomic, write_atomic_with};
-use crate::learning::ntuple::{CoherenceError, Network, NetworkError};
+use crate::learning::ntuple::{CoherenceError, Network, NetworkError, WeightUse};
 use std::io;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -17,10 +17,10 @@ pub const DEFAULT_WEIGHTS: &str = "weights/ntuple-4x4.p11w";
 /// into the program so that it travels with the binary wherever it is installed or run.
 pub const SHIPPED_WEIGHTS: &[u8] = include_bytes!("../../networks/learned-4x4.p11w");
 
-/// The shipped network ([`SHIPPED_WEIGHTS`]). A test reads it whole, so it cannot fail in a
-/// built program but by a bug: the error names it.
-pub fn shipped_network() -> Result<Network, WeightsFileError> {
-    Network::from_bytes(SHIPPED_WEIGHTS).map_err(|e| WeightsFileError::Unusable {
+/// The shipped network ([`SHIPPED_WEIGHTS`]), held for `weight_use`. A test reads it whole, so
+/// it cannot fail in a built program but by a bug: the error names it.
+pub fn shipped_network(weight_use: WeightUse) -> Result<Network, WeightsFileError> {
+    Network::from_bytes_for(SHIPPED_WEIGHTS, weight_use).map_err(|e| WeightsFileError::Unusable {
         path: PathBuf::from("(the shipped network)"),
         problem: e.to_string(),
     })
@@ -68,8 +68,8 @@ pub fn default_path(data_dir: Option<&Path>) -> Option<PathBuf> {
     data_dir.map(|dir| dir.join(DEFAULT_WEIGHTS))
 }
 
-/// The network in `path`.
-pub fn read_weights(path: &Path) -> Result<Network, WeightsFileError> {
+/// The network in `path`, held for `weight_use` (to play with, in half the memory).
+pub fn read_weights(path: &Path, weight_use: WeightUse) -> Result<Network, WeightsFileError> {
     let fail = |problem: String| WeightsFileError::Unusable {
         path: path.to_path_buf(),
         problem,
@@ -82,7 +82,7 @@ pub fn read_weights(path: &Path) -> Result<Network, WeightsFileError> {
         BoundedReadError::NotRegular => fail("not a file".to_string()),
         BoundedReadError::TooLarge(_) => fail("too large to be a weight file".to_string()),
     })?;
-    Network::from_bytes(&bytes).map_err(|e| match e {
+    Network::from_bytes_for(&bytes, weight_use).map_err(|e| match e {
         NetworkError::Checksum => WeightsFileError::Damaged {
             path: path.to_path_buf(),
             problem: e.to_string(),
@@ -182,8 +182,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_shipped_network_is_whole() {
-        let network = shipped_network().unwrap();
-        assert!(network.nonzero_weights() > 0);
+    fn the_shipped_network_is_whole_and_plays_alike_however_it_is_held() {
+        let play = shipped_network(WeightUse::Play).unwrap();
+        assert!(play.is_frozen());
+        assert!(play.nonzero_weights() > 0);
+        let training = shipped_network(WeightUse::Training).unwrap();
+        assert!(!training.is_frozen());
+        assert_eq!(play.nonzero_weights(), training.nonzero_weights());
+        // Boards of every stage: tiles up to 2^15 in random cells.
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        for _ in 0..20_000 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let board = state ^ (state >> 29);
+            assert_eq!(
+                play.value(board).to_bits(),
+                training.value(board).to_bits(),
+                "board {board:016x}"
+            );
+        }
     }
 }

@@ -23,7 +23,9 @@ use rand::Rng;
 use std::sync::Arc;
 use thiserror::Error;
 
-pub use crate::learning::ntuple::{CoherenceError, Network, NetworkError, Stages, TupleSet};
+pub use crate::learning::ntuple::{
+    CoherenceError, Network, NetworkError, Stages, TupleSet, WeightUse,
+};
 pub use expectimax::{
     Advice, Expectimax, MAX_BUDGET_MS, MAX_FIXED_DEPTH, SEARCH_REVISION, SearchConfig,
 };

@@ -4,7 +4,6 @@
 
 use super::Network;
 use std::sync::Mutex;
-use std::sync::atomic::Ordering;
 
 /// The most significant bits an f16 keeps after its leading one.
 pub const F16_MANTISSA_BITS: u32 = 10;
@@ -107,9 +106,8 @@ impl Network {
     pub fn nonzero_weights(&self) -> u64 {
         (0..self.stages.count())
             .filter_map(|k| self.stage_table(k))
-            .flat_map(|t| t.iter())
-            .filter(|w| f32::from_bits(w.load(Ordering::Relaxed)) != 0.0)
-            .count() as u64
+            .map(|t| (0..t.len()).filter(|&i| t.weight(i) != 0.0).count() as u64)
+            .sum()
     }
 }
 

@@ -10,10 +10,12 @@
 //! uncompressed) is still read.
 
 use super::memory::zeroed;
-use super::{CoherenceError, MAX_STAGES, Network, NetworkError, Stages, Training, TupleSet};
+use super::{
+    CoherenceError, MAX_STAGES, Network, NetworkError, Stages, Table, Training, TupleSet, WeightUse,
+};
 use crate::model::named::Named;
 use std::io::{self, BufRead, Read, Write};
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 /// The magic bytes a coherence file starts with.
@@ -61,7 +63,7 @@ impl Network {
         let level = level.clamp(1, zstd::zstd_safe::max_c_level());
         let mut encoder =
             zstd::Encoder::new(out, level).expect("a zstd level in its range is accepted");
-        let mut below: Option<&[AtomicU32]> = None;
+        let mut below: Option<&Table> = None;
         for &k in &stored {
             let table = self.stage_table(k).expect("stored stages have tables");
             write_stage(&mut encoder, table, below).expect("compressing into memory cannot fail");
@@ -106,6 +108,13 @@ impl Network {
     /// its exact cells, stages, value type, the weight count, every value finite) before a
     /// network is made, so a bad file is never half-used.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        Network::from_bytes_for(bytes, WeightUse::Training)
+    }
+
+    /// [`Network::from_bytes`], its weights held as `weight_use` says: a network read only to
+    /// play with ([`WeightUse::Play`]) keeps the file's f16 values, in half the memory (a file
+    /// of format 1 is read into `f32` whatever the use).
+    pub fn from_bytes_for(bytes: &[u8], weight_use: WeightUse) -> Result<Network, NetworkError> {
         if !bytes.starts_with(WEIGHTS_MAGIC) {
             return Err(NetworkError::NotWeights);
         }
@@ -127,7 +136,7 @@ impl Network {
         if format == FORMAT_DENSE {
             read_dense(&mut network, reader.0)?;
         } else {
-            read_compressed(&mut network, reader.0)?;
+            read_compressed(&mut network, reader.0, weight_use)?;
         }
         network.training = Mutex::new(training);
         network.checksum = Some(u32::from_le_bytes(*sum));
@@ -227,31 +236,32 @@ fn f16_bits(w: u32) -> u16 {
     half::f16::from_f32(f32::from_bits(w).clamp(-F16_MAX, F16_MAX)).to_bits()
 }
 
+/// Weight `i` of `table` as the file stores it: f16 bits.
+#[inline]
+fn stored_bits(table: &Table, i: usize) -> u16 {
+    match table {
+        Table::Learning(t) => f16_bits(t[i].load(Ordering::Relaxed)),
+        Table::Frozen(t) => t[i].load(Ordering::Relaxed),
+    }
+}
+
 /// One stored stage into the weight file's frame, in blocks of [`BLOCK`] weights: a bitmap of
 /// the weights the block stores (bit `i` of byte `i / 8`: in the first stage the nonzero ones,
 /// in a later one those that differ from `below`, the stage stored before it), then those
 /// weights' f16 low bytes, then their high bytes. The others are zero, or `below`'s. Each block
 /// is read from the network once: training threads may be moving the weights meanwhile.
-fn write_stage(
-    out: &mut impl Write,
-    table: &[AtomicU32],
-    below: Option<&[AtomicU32]>,
-) -> io::Result<()> {
+fn write_stage(out: &mut impl Write, table: &Table, below: Option<&Table>) -> io::Result<()> {
     let mut bits: Vec<u16> = Vec::with_capacity(BLOCK);
     let mut own: Vec<bool> = Vec::with_capacity(BLOCK);
     let mut bytes: Vec<u8> = Vec::with_capacity(2 * BLOCK + BLOCK / 8);
     for start in (0..table.len()).step_by(BLOCK) {
         let end = (start + BLOCK).min(table.len());
         bits.clear();
-        bits.extend(
-            table[start..end]
-                .iter()
-                .map(|w| f16_bits(w.load(Ordering::Relaxed))),
-        );
+        bits.extend((start..end).map(|i| stored_bits(table, i)));
         own.clear();
         own.extend(bits.iter().enumerate().map(|(i, &b)| match below {
             None => b != 0,
-            Some(below) => b != f16_bits(below[start + i].load(Ordering::Relaxed)),
+            Some(below) => b != stored_bits(below, start + i),
         }));
         bytes.clear();
         bytes.extend(own.chunks(8).map(|eight| {
@@ -340,7 +350,11 @@ fn read_dense(network: &mut Network, values: &[u8]) -> Result<(), NetworkError> 
 /// read whole and cut into blocks first (so a damaged one is refused before any table is
 /// made), then the blocks are spread over threads: each writes its blocks of every stage into
 /// tables that come zeroed, so that a zero costs nothing.
-fn read_compressed(network: &mut Network, rest: &[u8]) -> Result<(), NetworkError> {
+fn read_compressed(
+    network: &mut Network,
+    rest: &[u8],
+    weight_use: WeightUse,
+) -> Result<(), NetworkError> {
     let damaged = |what: String| NetworkError::Header(format!("its weights are damaged: {what}"));
     let Some((&mask, frame)) = rest.split_first() else {
         return Err(NetworkError::Header(
@@ -376,10 +390,18 @@ fn read_compressed(network: &mut Network, rest: &[u8]) -> Result<(), NetworkErro
     if !reader.0.is_empty() {
         return Err(damaged("more values than its stages hold".to_string()));
     }
-    let tables: Vec<super::Table> = stored.iter().map(|_| zeroed(per_stage)).collect();
-    if let Some((j, at)) = expand_in_parallel(&stages, &tables) {
-        return Err(NetworkError::Weight(stored[j] * per_stage + at));
-    }
+    let tables: Vec<Table> = match weight_use {
+        WeightUse::Training => expand_in_parallel(&stages, per_stage, &WideCells::of_f16())
+            .map_err(|(j, at)| NetworkError::Weight(stored[j] * per_stage + at))?
+            .into_iter()
+            .map(Table::Learning)
+            .collect(),
+        WeightUse::Play => expand_in_parallel(&stages, per_stage, &F16Cells)
+            .map_err(|(j, at)| NetworkError::Weight(stored[j] * per_stage + at))?
+            .into_iter()
+            .map(Table::Frozen)
+            .collect(),
+    };
     for (&stage, table) in stored.iter().zip(tables) {
         network.set_table(stage, table);
     }
@@ -416,18 +438,83 @@ fn blocks_of_stage<'a>(
     Ok(blocks)
 }
 
-/// Writes `stages`' blocks into `tables` (stage `j` of the stored ones into `tables[j]`),
-/// each thread a run of blocks through every stage, so that a later stage's block finds the
-/// block below it already written. Returns the first weight that is not a finite number, as
-/// (stored stage, index in its table).
-fn expand_in_parallel(
+/// How a table of one kind holds a weight the file stores as f16 bits.
+trait Cells: Sync {
+    /// One weight in memory.
+    type Cell: bytemuck::Zeroable + Sync;
+    /// A weight's bits in memory (zero bits are a zero, never written).
+    type Bits: Copy + PartialEq;
+    /// The bits of a zero.
+    const ZERO: Self::Bits;
+    /// The bits of the f16 `stored`.
+    fn bits(&self, stored: u16) -> Self::Bits;
+    /// The bits in `cell`.
+    fn load(cell: &Self::Cell) -> Self::Bits;
+    /// Puts `bits` in `cell`.
+    fn store(cell: &Self::Cell, bits: Self::Bits);
+}
+
+/// `f32` weights, for training: every f16's value looked up, far faster than converting
+/// hundreds of millions one by one.
+struct WideCells(Vec<f32>);
+
+impl WideCells {
+    fn of_f16() -> WideCells {
+        WideCells(
+            (0..=u16::MAX)
+                .map(|b| half::f16::from_bits(b).to_f32())
+                .collect(),
+        )
+    }
+}
+
+impl Cells for WideCells {
+    type Cell = AtomicU32;
+    type Bits = u32;
+    const ZERO: u32 = 0;
+    fn bits(&self, stored: u16) -> u32 {
+        self.0[usize::from(stored)].to_bits()
+    }
+    fn load(cell: &AtomicU32) -> u32 {
+        cell.load(Ordering::Relaxed)
+    }
+    fn store(cell: &AtomicU32, bits: u32) {
+        cell.store(bits, Ordering::Relaxed);
+    }
+}
+
+/// f16 weights as the file has them, to play with.
+struct F16Cells;
+
+impl Cells for F16Cells {
+    type Cell = AtomicU16;
+    type Bits = u16;
+    const ZERO: u16 = 0;
+    fn bits(&self, stored: u16) -> u16 {
+        stored
+    }
+    fn load(cell: &AtomicU16) -> u16 {
+        cell.load(Ordering::Relaxed)
+    }
+    fn store(cell: &AtomicU16, bits: u16) {
+        cell.store(bits, Ordering::Relaxed);
+    }
+}
+
+/// One stage's table of the kind `C` holds.
+type TableOf<C> = Box<[<C as Cells>::Cell]>;
+
+/// The tables of `stages` (`per_stage` weights each, in tables that come zeroed), each
+/// thread writing a run of blocks through every stage, so that a later stage's block finds
+/// the block below it already written. Fails with the first weight that is not a finite
+/// number, as (stored stage, index in its table).
+fn expand_in_parallel<C: Cells>(
     stages: &[Vec<Block<'_>>],
-    tables: &[super::Table],
-) -> Option<(usize, usize)> {
-    // Every f16's value, looked up: far faster than converting hundreds of millions one by one.
-    let values: Vec<f32> = (0..=u16::MAX)
-        .map(|b| half::f16::from_bits(b).to_f32())
-        .collect();
+    per_stage: usize,
+    cells: &C,
+) -> Result<Vec<TableOf<C>>, (usize, usize)> {
+    let owned: Vec<TableOf<C>> = stages.iter().map(|_| zeroed(per_stage)).collect();
+    let tables = &owned;
     let blocks = stages.first().map_or(0, Vec::len);
     let threads = std::thread::available_parallelism()
         .map_or(1, std::num::NonZero::get)
@@ -439,7 +526,7 @@ fn expand_in_parallel(
             .flat_map(|b| (0..stages.len()).map(move |j| (b, j)))
             .find_map(|(b, j)| {
                 let below = j.checked_sub(1).map(|i| &*tables[i]);
-                expand(&stages[j][b], b * BLOCK, &tables[j], below, &values).map(|at| (j, at))
+                expand(&stages[j][b], b * BLOCK, &tables[j], below, cells).map(|at| (j, at))
             })
     };
     std::thread::scope(|scope| {
@@ -461,19 +548,23 @@ fn expand_in_parallel(
                 Err(first) => expand_run(first),
             });
         }
-        bad.into_iter().min()
-    })
+        match bad.into_iter().min() {
+            Some(bad) => Err(bad),
+            None => Ok(()),
+        }
+    })?;
+    Ok(owned)
 }
 
 /// One block, starting at weight `start`, written into `table`: the weights its bitmap marks,
 /// and elsewhere `below`'s (a later stage) or zero (the table's own). Zeros are not written.
 /// Returns the index of a stored weight that is not a finite number.
-fn expand(
+fn expand<C: Cells>(
     block: &Block<'_>,
     start: usize,
-    table: &[AtomicU32],
-    below: Option<&[AtomicU32]>,
-    values: &[f32],
+    table: &[C::Cell],
+    below: Option<&[C::Cell]>,
+    cells: &C,
 ) -> Option<usize> {
     let end = (start + BLOCK).min(table.len());
     let mut next = 0;
@@ -486,18 +577,18 @@ fn expand(
         }
         for i in first..last {
             let bits = if m & (1 << (i - first)) == 0 {
-                below.map_or(0, |t| t[i].load(Ordering::Relaxed))
+                below.map_or(C::ZERO, |t| C::load(&t[i]))
             } else {
-                let value =
-                    values[usize::from(u16::from_le_bytes([block.low[next], block.high[next]]))];
+                let stored = u16::from_le_bytes([block.low[next], block.high[next]]);
                 next += 1;
-                if !value.is_finite() {
+                // An f16 whose exponent bits are all set is an infinity or not a number.
+                if stored & 0x7C00 == 0x7C00 {
                     return Some(i);
                 }
-                value.to_bits()
+                cells.bits(stored)
             };
-            if bits != 0 {
-                table[i].store(bits, Ordering::Relaxed);
+            if bits != C::ZERO {
+                C::store(&table[i], bits);
             }
         }
     }
@@ -840,6 +931,41 @@ mod tests {
     }
 
     #[test]
+    fn a_network_read_to_play_holds_the_same_values_and_never_moves() {
+        let bytes = trained().to_bytes();
+        let training = Network::from_bytes(&bytes).unwrap();
+        let play = Network::from_bytes_for(&bytes, WeightUse::Play).unwrap();
+        assert!(play.is_frozen() && !training.is_frozen());
+        let boards: Vec<u64> = (0..=15u64)
+            .flat_map(|k| {
+                [
+                    k | (k << 20),
+                    k << 60,
+                    (k << 4) | (11 << 36),
+                    0x1234_5678 * k,
+                ]
+            })
+            .collect();
+        for &board in &boards {
+            assert_eq!(play.value(board).to_bits(), training.value(board).to_bits());
+        }
+        // Written back, it is the same file.
+        assert_eq!(play.to_bytes(), bytes);
+        // Learning leaves it as it is, and says what it is worth.
+        let board = 3 | (3 << 20);
+        let before = play.value(board);
+        assert_eq!(
+            play.learn(board, before + 1000.0, 0.5).to_bits(),
+            before.to_bits()
+        );
+        assert_eq!(play.adjust(board, 1000.0).to_bits(), before.to_bits());
+        assert_eq!(play.value(board).to_bits(), before.to_bits());
+        assert_eq!(play.to_bytes(), bytes);
+        // A later stage promoted by learning in a network that plays is not made either.
+        assert_eq!(play.stages_trained(), training.stages_trained());
+    }
+
+    #[test]
     fn a_stage_costs_what_it_changed_and_one_never_reached_costs_nothing() {
         let one = Network::new(TupleSet::Rows, Stages::split_at(&[11, 12]).unwrap());
         one.adjust(5 | (6 << 20), 300.0);
@@ -874,15 +1000,19 @@ mod tests {
             |at: usize, other: f32| (0..count).map(move |i| if i == at { f32::NAN } else { other });
         net.set_stage(0, nan_at(count - 1, 2.0));
         net.set_stage(1, nan_at(3, 1.0));
-        assert_eq!(
-            Network::from_bytes(&net.to_bytes()).unwrap_err(),
-            NetworkError::Weight(count - 1)
-        );
+        for weight_use in [WeightUse::Training, WeightUse::Play] {
+            assert_eq!(
+                Network::from_bytes_for(&net.to_bytes(), weight_use).unwrap_err(),
+                NetworkError::Weight(count - 1)
+            );
+        }
         net.set_stage(0, nan_at(count, 2.0));
-        assert_eq!(
-            Network::from_bytes(&net.to_bytes()).unwrap_err(),
-            NetworkError::Weight(count + 3)
-        );
+        for weight_use in [WeightUse::Training, WeightUse::Play] {
+            assert_eq!(
+                Network::from_bytes_for(&net.to_bytes(), weight_use).unwrap_err(),
+                NetworkError::Weight(count + 3)
+            );
+        }
     }
 
     #[test]

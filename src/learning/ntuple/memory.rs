@@ -57,7 +57,7 @@ fn advise_huge_pages(_: *mut u8, _: usize) {}
 /// A hint to bring the cache line of `address` into the cache.
 #[cfg(target_arch = "x86_64")]
 #[inline]
-pub(super) fn prefetch(address: *const u32) {
+pub(super) fn prefetch(address: *const u8) {
     use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
     // SAFETY: SSE is part of every x86_64 CPU, and a prefetch reads nothing the program sees:
     // it only warms the cache (an address outside the process is ignored, not faulted).
@@ -66,4 +66,4 @@ pub(super) fn prefetch(address: *const u32) {
 
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
-pub(super) fn prefetch(_: *const u32) {}
+pub(super) fn prefetch(_: *const u8) {}
