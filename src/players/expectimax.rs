@@ -66,8 +66,10 @@ pub const MAX_BUDGET_MS: u64 = 60_000;
 /// move deeper on 4x4 boards in games that end at their goal ([`Expectimax::small_tree`]);
 /// 4 raises the size of tree it deepens from 500 to 750 chance nodes ([`SMALL_TREE`]); 5 has
 /// the learned player search games that do not end at their goal one move deeper
-/// ([`super::KEEP_PLAYING_LEARNED_DEPTH`]).
-pub const SEARCH_REVISION: u32 = 5;
+/// ([`super::KEEP_PLAYING_LEARNED_DEPTH`]); 6 has it search those games' boards a move
+/// deeper than that only when at most 1 cell is empty, not 3
+/// ([`super::KEEP_PLAYING_CROWDED_EMPTY_CELLS`]).
+pub const SEARCH_REVISION: u32 = 6;
 
 /// The largest search tree, in chance nodes, that [`Expectimax::small_tree`] searches again one
 /// move deeper. A move deeper costs several times the last search, so this bounds the extra

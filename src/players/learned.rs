@@ -41,10 +41,17 @@ pub const DEFAULT_LEARNED_DEPTH: u32 = 2;
 pub const KEEP_PLAYING_LEARNED_DEPTH: u32 = 3;
 
 /// Boards with at most this many empty cells are searched one move deeper than open ones by
-/// the depth policy: games are lost on crowded boards, and there the search branches little,
-/// so the extra move costs little. Changing it changes the moves of recorded runs: raise
-/// [`super::SEARCH_REVISION`] with it.
+/// the depth policy in games that end at their goal: they are lost on crowded boards, and
+/// there the search branches little, so the extra move costs little (a tenth of a millisecond;
+/// on at most 1 empty cell only, 14 more of 10,000 Hard games were lost). Changing it changes
+/// the moves of recorded runs: raise [`super::SEARCH_REVISION`] with it.
 pub const CROWDED_EMPTY_CELLS: usize = 3;
+
+/// [`CROWDED_EMPTY_CELLS`] in games that do not end at their goal: 1. Their open boards are
+/// already searched 3 moves deep, and a fourth on boards with 2 or 3 empty cells took most of
+/// the time of a move (1.49 ms a move where this takes 0.42) for little strength
+/// (measurements/learned.md). Raise [`super::SEARCH_REVISION`] with it too.
+pub const KEEP_PLAYING_CROWDED_EMPTY_CELLS: usize = 1;
 
 /// A network loaded the first time a move is asked of it: a session that never asks for
 /// advice or a computer move never pays for reading one (hundreds of MiB once read).
@@ -126,15 +133,15 @@ impl LearnedPlayer {
 
     /// How deep it searches a board with `empty` empty cells under `rules`: the fixed depth, or
     /// the policy's ([`DEFAULT_LEARNED_DEPTH`] in games that end at their goal, else
-    /// [`KEEP_PLAYING_LEARNED_DEPTH`]), one more on crowded boards ([`CROWDED_EMPTY_CELLS`]).
+    /// [`KEEP_PLAYING_LEARNED_DEPTH`]), one more on crowded boards ([`CROWDED_EMPTY_CELLS`],
+    /// [`KEEP_PLAYING_CROWDED_EMPTY_CELLS`]).
     pub fn depth_for(&self, empty: usize, rules: &Rules) -> u32 {
-        let open = if rules.ends_at_goal() {
-            DEFAULT_LEARNED_DEPTH
+        let (open, crowded) = if rules.ends_at_goal() {
+            (DEFAULT_LEARNED_DEPTH, CROWDED_EMPTY_CELLS)
         } else {
-            KEEP_PLAYING_LEARNED_DEPTH
+            (KEEP_PLAYING_LEARNED_DEPTH, KEEP_PLAYING_CROWDED_EMPTY_CELLS)
         };
-        self.depth
-            .unwrap_or(open + u32::from(empty <= CROWDED_EMPTY_CELLS))
+        self.depth.unwrap_or(open + u32::from(empty <= crowded))
     }
 
     /// Which move is best on `grid` and why; `None` if no move changes it. Boards that are not
@@ -347,22 +354,31 @@ mod tests {
             vec![0, 0, 0, 2],
         ])
         .unwrap();
+        // Crowded by either policy's measure: one empty cell.
         let crowded = Board::from_values(&[
             vec![2, 4, 8, 16],
             vec![4, 8, 16, 32],
             vec![8, 16, 32, 64],
-            vec![2, 0, 0, 0],
+            vec![2, 4, 2, 0],
         ])
         .unwrap();
         // A fixed depth is kept on every board.
         let fixed = LearnedPlayer::new(trained(), Some(1));
-        for (rules, open) in [
-            (Rules::power11(4).unwrap(), DEFAULT_LEARNED_DEPTH),
-            (Rules::classic(), KEEP_PLAYING_LEARNED_DEPTH),
+        for (rules, open, crowded_cells) in [
+            (
+                Rules::power11(4).unwrap(),
+                DEFAULT_LEARNED_DEPTH,
+                CROWDED_EMPTY_CELLS,
+            ),
+            (
+                Rules::classic(),
+                KEEP_PLAYING_LEARNED_DEPTH,
+                KEEP_PLAYING_CROWDED_EMPTY_CELLS,
+            ),
         ] {
             assert_eq!(policy.depth_for(16, &rules), open);
-            assert_eq!(policy.depth_for(CROWDED_EMPTY_CELLS + 1, &rules), open);
-            assert_eq!(policy.depth_for(CROWDED_EMPTY_CELLS, &rules), open + 1);
+            assert_eq!(policy.depth_for(crowded_cells + 1, &rules), open);
+            assert_eq!(policy.depth_for(crowded_cells, &rules), open + 1);
             assert_eq!(policy.depth_for(0, &rules), open + 1);
             assert_eq!(fixed.depth_for(0, &rules), 1);
             assert_eq!(fixed.depth_for(16, &rules), 1);

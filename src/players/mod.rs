@@ -30,8 +30,8 @@ pub use expectimax::{
     Advice, Expectimax, MAX_BUDGET_MS, MAX_FIXED_DEPTH, SEARCH_REVISION, SearchConfig,
 };
 pub use learned::{
-    CROWDED_EMPTY_CELLS, DEFAULT_LEARNED_DEPTH, KEEP_PLAYING_LEARNED_DEPTH, LazyNetwork,
-    LearnedPlayer, MAX_LEARNED_DEPTH,
+    CROWDED_EMPTY_CELLS, DEFAULT_LEARNED_DEPTH, KEEP_PLAYING_CROWDED_EMPTY_CELLS,
+    KEEP_PLAYING_LEARNED_DEPTH, LazyNetwork, LearnedPlayer, MAX_LEARNED_DEPTH,
 };
 pub use optimal::{OptimalPlayer, Solution};
 pub use random::RandomPlayer;

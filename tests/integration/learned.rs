@@ -676,29 +676,52 @@ fn autoplay_and_advice_use_the_learned_player() {
 
 /// Search revision 5: without --depth the learned player searches games that go on past their
 /// goal (classic) a move deeper than games that end at it (Power-11 Hard), and says so.
+/// Revision 6: a move deeper still on boards with at most 1 empty cell in classic games, 3 in
+/// Hard ones.
 #[test]
 fn the_learned_players_policy_looks_deeper_in_keep_playing_games() {
     let run = Run::new();
     train(&run, "w.p11w", "50");
-    for (variant, looking) in [
-        ("classic", "looking 3 move(s) ahead"),
-        ("power11", "looking 2 move(s) ahead"),
+    // Three empty cells, then one.
+    std::fs::write(
+        run.path("three.txt"),
+        "2 4 8 16\n4 8 16 32\n8 16 32 64\n2 0 0 0\n",
+    )
+    .unwrap();
+    std::fs::write(
+        run.path("one.txt"),
+        "2 4 8 16\n4 8 16 32\n8 16 32 64\n2 4 2 0\n",
+    )
+    .unwrap();
+    for (variant, board, looking) in [
+        ("classic", None, "looking 3 move(s) ahead"),
+        ("power11", None, "looking 2 move(s) ahead"),
+        ("classic", Some("three.txt"), "looking 3 move(s) ahead"),
+        ("power11", Some("three.txt"), "looking 3 move(s) ahead"),
+        ("classic", Some("one.txt"), "looking 4 move(s) ahead"),
+        ("power11", Some("one.txt"), "looking 3 move(s) ahead"),
     ] {
-        let advice = run.run(
-            &[
-                "--player",
-                "learned",
-                "--weights",
-                "w.p11w",
-                "--variant",
-                variant,
-                "--size",
-                "4",
-                "--seed",
-                "4",
-            ],
-            "n\na\n",
-        );
+        let mut args = vec![
+            "--player",
+            "learned",
+            "--weights",
+            "w.p11w",
+            "--variant",
+            variant,
+            "--size",
+            "4",
+            "--seed",
+            "4",
+        ];
+        // A board file skips the menu: the first line asks for advice.
+        let input = match board {
+            Some(file) => {
+                args.extend(["--board", file]);
+                "a\n"
+            }
+            None => "n\na\n",
+        };
+        let advice = run.run(&args, input);
         assert_eq!(advice.code, 0, "{}", advice.stderr);
         assert!(
             advice.stdout.contains("Advice: ") && advice.stdout.contains(looking),
