@@ -34,10 +34,10 @@ pub const DEFAULT_LEARNED_DEPTH: u32 = 2;
 /// The depth the policy searches open boards at in games that do not end at their goal
 /// (classic keep-playing, or no goal): 3. Those games go on for ten thousand moves and more,
 /// toward tiles a shallower search loses, and their target allows 2 ms a move: with one move
-/// more on crowded boards this policy takes about 1 ms and made 16384 in 84.7% of 300 games
-/// against 80.0% for the shallower one (measurements/learned.md). Games that end at their
-/// goal (Power-11 Hard) are won at [`DEFAULT_LEARNED_DEPTH`] in a tenth of a millisecond and
-/// keep it.
+/// more on boards with at most [`KEEP_PLAYING_CROWDED_EMPTY_CELLS`] empty cells, the shipped
+/// network plays at 0.39 ms a move and made 16384 in 86.7% and 32768 in 38.0% of 300 games
+/// (measurements/learned.md). Games that end at their goal (Power-11 Hard) are won at
+/// [`DEFAULT_LEARNED_DEPTH`] in about a tenth of a millisecond and keep it.
 pub const KEEP_PLAYING_LEARNED_DEPTH: u32 = 3;
 
 /// Boards with at most this many empty cells are searched one move deeper than open ones by
@@ -48,9 +48,9 @@ pub const KEEP_PLAYING_LEARNED_DEPTH: u32 = 3;
 pub const CROWDED_EMPTY_CELLS: usize = 3;
 
 /// [`CROWDED_EMPTY_CELLS`] in games that do not end at their goal: 1. Their open boards are
-/// already searched 3 moves deep, and a fourth on boards with 2 or 3 empty cells took most of
-/// the time of a move (1.49 ms a move where this takes 0.42) for little strength
-/// (measurements/learned.md). Raise [`super::SEARCH_REVISION`] with it too.
+/// already searched 3 moves deep, and a fourth on boards with 2 or 3 empty cells took three
+/// quarters of the time of a move (1.53 ms a move where this takes 0.39, over 300 classic
+/// games) for little strength (16384 in 89.7% of them against 86.7%; measurements/learned.md). Raise [`super::SEARCH_REVISION`] with it too.
 pub const KEEP_PLAYING_CROWDED_EMPTY_CELLS: usize = 1;
 
 /// A network loaded the first time a move is asked of it: a session that never asks for

@@ -154,6 +154,12 @@ pub enum TrainError {
         "training diverged (weight {0} is no longer a number) and was stopped; {1} keeps the last checkpoint: train again with a lower --rate"
     )]
     Diverged(usize, String),
+    /// The network was read to play ([`crate::learning::ntuple::WeightUse::Play`]): its f16
+    /// weights never move, so a run would only count games. Read it for training.
+    #[error(
+        "the network was read to play, and its weights cannot learn: read it with WeightUse::Training"
+    )]
+    Frozen,
 }
 
 /// The tiles whose reach rates progress reports show (exponents).
@@ -354,6 +360,9 @@ pub fn run(
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Progress, TrainError> {
+    if network.is_frozen() {
+        return Err(TrainError::Frozen);
+    }
     let started = Instant::now();
     let first_game = network.training().games;
     let next = AtomicU64::new(0);
@@ -626,6 +635,32 @@ mod tests {
             stage(&after, 1) != stage(&before, 1),
             "stage 1 learned nothing"
         );
+    }
+
+    #[test]
+    fn a_network_read_to_play_is_refused_rather_than_trained_in_vain() {
+        let bytes = small_network(50).to_bytes();
+        let frozen =
+            Network::from_bytes_for(&bytes, crate::learning::ntuple::WeightUse::Play).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let config = TrainConfig {
+            budget: Budget::Games(10),
+            threads: 1,
+            seed: 3,
+            schedule: Schedule::default(),
+            lambda: 0.0,
+            rewind: false,
+            out: dir.path().join("w.p11w"),
+            checkpoint_every: Duration::from_secs(3600),
+            starts: Vec::new(),
+        };
+        let never = AtomicBool::new(false);
+        let games = frozen.training().games;
+        let refused = run(&frozen, &config, &never, &mut |_| {}).unwrap_err();
+        assert!(matches!(refused, TrainError::Frozen), "{refused}");
+        // Nothing was written, nothing counted.
+        assert!(!config.out.exists());
+        assert_eq!(frozen.training().games, games);
     }
 
     #[test]

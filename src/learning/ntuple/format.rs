@@ -106,7 +106,8 @@ impl Network {
     /// Reads a weight file written by [`Network::to_bytes`] (format 2) or by an earlier power11
     /// (format 1): the whole file is checked (magic, format, checksum, a known tuple set with
     /// its exact cells, stages, value type, the weight count, every value finite) before a
-    /// network is made, so a bad file is never half-used.
+    /// network is made, so a bad file is never half-used. Its weights are `f32`, to train on
+    /// ([`WeightUse::Training`]); [`Network::from_bytes_for`] reads one to play with.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         Network::from_bytes_for(bytes, WeightUse::Training)
     }

@@ -225,6 +225,7 @@ pub enum WeightUse {
     Training,
     /// Playing only: the file's f16 weights as they are, in half the memory (the values are the
     /// same: every f16 is exactly an `f32`). [`Network::learn`] leaves such a network as it is.
+    /// A file of format 1 is read into `f32` whatever the use.
     Play,
 }
 
