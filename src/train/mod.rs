@@ -549,6 +549,22 @@ mod tests {
     }
 
     /// A small network trained for `games` games (one thread, a seed) split at 64.
+    /// A one-thread run of `games` games from `starts`, plain TD(0) with no rewinds, writing
+    /// to `out` and never checkpointing on the way.
+    fn quick_run(games: u64, out: std::path::PathBuf, starts: Vec<Board4>) -> TrainConfig {
+        TrainConfig {
+            budget: Budget::Games(games),
+            threads: 1,
+            seed: 3,
+            schedule: Schedule::default(),
+            lambda: 0.0,
+            rewind: false,
+            out,
+            checkpoint_every: Duration::from_secs(3600),
+            starts,
+        }
+    }
+
     fn small_network(games: u64) -> Network {
         let network = Network::new(TupleSet::Rows, Stages::split_at(&[6]).unwrap());
         let mut rng = seeded(1);
@@ -615,17 +631,7 @@ mod tests {
         };
         let before = stages(&network);
         let dir = tempfile::tempdir().unwrap();
-        let config = TrainConfig {
-            budget: Budget::Games(100),
-            threads: 1,
-            seed: 3,
-            schedule: Schedule::default(),
-            lambda: 0.0,
-            rewind: false,
-            out: dir.path().join("w.p11w"),
-            checkpoint_every: Duration::from_secs(3600),
-            starts,
-        };
+        let config = quick_run(100, dir.path().join("w.p11w"), starts);
         let last = run(&network, &config, &never, &mut |_| {}).unwrap();
         assert_eq!(last.games, 100);
         let after = stages(&network);
@@ -643,17 +649,7 @@ mod tests {
         let frozen =
             Network::from_bytes_for(&bytes, crate::learning::ntuple::WeightUse::Play).unwrap();
         let dir = tempfile::tempdir().unwrap();
-        let config = TrainConfig {
-            budget: Budget::Games(10),
-            threads: 1,
-            seed: 3,
-            schedule: Schedule::default(),
-            lambda: 0.0,
-            rewind: false,
-            out: dir.path().join("w.p11w"),
-            checkpoint_every: Duration::from_secs(3600),
-            starts: Vec::new(),
-        };
+        let config = quick_run(10, dir.path().join("w.p11w"), Vec::new());
         let never = AtomicBool::new(false);
         let games = frozen.training().games;
         let refused = run(&frozen, &config, &never, &mut |_| {}).unwrap_err();
@@ -670,15 +666,9 @@ mod tests {
         let train = |lambda: f32, rewind: bool| {
             let network = Network::new(TupleSet::Rows, Stages::single());
             let config = TrainConfig {
-                budget: Budget::Games(30),
-                threads: 1,
-                seed: 3,
-                schedule: Schedule::default(),
                 lambda,
                 rewind,
-                out: dir.path().join("w.p11w"),
-                checkpoint_every: Duration::from_secs(3600),
-                starts: Vec::new(),
+                ..quick_run(30, dir.path().join("w.p11w"), Vec::new())
             };
             let last = run(&network, &config, &never, &mut |_| {}).unwrap();
             (last, network.to_bytes())
