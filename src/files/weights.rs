@@ -68,7 +68,7 @@ pub fn default_path(data_dir: Option<&Path>) -> Option<PathBuf> {
     data_dir.map(|dir| dir.join(DEFAULT_WEIGHTS))
 }
 
-/// The network in `path`, held for `weight_use` (to play with, a format-2 file's f16 values
+/// The network in `path`, held for `weight_use` (to play with, a compressed file's f16 values
 /// in half the memory; to train on, `f32`).
 pub fn read_weights(path: &Path, weight_use: WeightUse) -> Result<Network, WeightsFileError> {
     let fail = |problem: String| WeightsFileError::Unusable {

@@ -1,13 +1,15 @@
 //! The n-tuple network's files: the weight file (`Network::to_bytes`, `Network::from_bytes`)
 //! and the coherence file beside it, and the file markers.
 //!
-//! Both are one header, one zstd frame and one CRC-32 of everything before it. The weight
-//! file's frame holds only the stages that have weights of their own; each is a bitmap of the
-//! weights it stores (nonzero ones, or in a later stage those that differ from the stage stored
-//! before it: a promoted stage starts as a copy) and their values, low bytes then high bytes
-//! (the bytes that vary most kept apart from those that vary least). So a file's size follows
-//! what was learned, not the table's size. Format 1 (every stage, dense and
-//! uncompressed) is still read.
+//! Both are one header, zstd-compressed stages and one CRC-32 of everything before it. The
+//! weight file holds only the stages that have weights of their own, in blocks; each block is a
+//! bitmap of the weights it stores (nonzero ones, or in a later stage those that differ from
+//! the stage stored before it: a promoted stage starts as a copy) and their values, low bytes
+//! then high bytes (the bytes that vary most kept apart from those that vary least). So a
+//! file's size follows what was learned, not the table's size. Its blocks are in zstd frames
+//! of at most [`FRAME_BLOCKS`] blocks (format 3), so that every core decompresses some: one
+//! frame, on one core, took half the processor time of loading the shipped network. Formats 2 (one frame) and 1 (every stage,
+//! dense and uncompressed) are still read; the coherence file is one frame.
 
 use super::memory::zeroed;
 use super::{
@@ -28,7 +30,9 @@ const COHERENCE_FORMAT_DENSE: u32 = 1;
 /// The magic bytes a weight file starts with.
 pub const WEIGHTS_MAGIC: &[u8; 8] = b"P11NTUPL";
 /// The weight-file format this program writes.
-pub(super) const FORMAT: u32 = 2;
+pub(super) const FORMAT: u32 = 3;
+/// The weight-file format with the stages in one zstd frame (still read).
+const FORMAT_ONE_FRAME: u32 = 2;
 /// The first weight-file format: every stage, dense f16, uncompressed (still read).
 const FORMAT_DENSE: u32 = 1;
 /// The value type code for IEEE half-precision weights.
@@ -37,6 +41,13 @@ const VALUE_F16: u8 = 1;
 const F16_MAX: f32 = 65504.0;
 /// Values a block holds: the unit of the byte split and of reading and writing.
 const BLOCK: usize = 1 << 16;
+/// Blocks a zstd frame of a weight file holds at most (format 3): frames are compressed and
+/// decompressed on every core, and 8M weights a frame cost a few parts in a thousand of the
+/// file's size against one frame.
+const FRAME_BLOCKS: usize = 128;
+/// Frames a weight file may hold: more than any tuple set and stages make, fewer than a
+/// damaged file could ask for.
+const MAX_FRAMES: usize = 1 << 12;
 
 /// The zstd level checkpoints are written at: fast (a few seconds for a whole network), and
 /// most of a network's zeros and repeats are found at any level.
@@ -50,28 +61,44 @@ impl Network {
 
     /// The weight file, compressed at zstd `level` (1 to 22; higher is smaller and slower):
     /// magic, format, the header (tuple set and its cells, stages, value type, training
-    /// counters, weights a network holds), a byte whose bit `k` says stage `k` is stored, a
-    /// zstd frame of the stored stages' f16 values (see the module's notes), and a CRC-32 of
+    /// counters, weights a network holds), a byte whose bit `k` says stage `k` is stored, the
+    /// stored stages' f16 values in zstd frames of at most [`FRAME_BLOCKS`] blocks of one stage
+    /// each (see the module's notes; the frames are compressed on every core), and a CRC-32 of
     /// everything before it. Weights beyond the f16 range are clamped to it (they never get
     /// near it in practice).
     pub fn to_bytes_at(&self, level: i32) -> Vec<u8> {
+        self.to_bytes_framed(level, FRAME_BLOCKS)
+    }
+
+    /// [`Network::to_bytes_at`] with frames of at most `frame_blocks` blocks.
+    fn to_bytes_framed(&self, level: i32, frame_blocks: usize) -> Vec<u8> {
         let mut out = self.header(FORMAT);
-        let stored: Vec<usize> = (0..self.stages.count())
-            .filter(|&k| self.stage_table(k).is_some())
+        let stored: Vec<&Table> = (0..self.stages.count())
+            .filter_map(|k| self.stage_table(k))
             .collect();
-        out.push(stored.iter().fold(0u8, |mask, &k| mask | (1 << k)));
+        let mask = (0..self.stages.count())
+            .filter(|&k| self.stage_table(k).is_some())
+            .fold(0u8, |mask, k| mask | (1 << k));
+        out.push(mask);
         let level = level.clamp(1, zstd::zstd_safe::max_c_level());
-        let mut encoder =
-            zstd::Encoder::new(out, level).expect("a zstd level in its range is accepted");
-        let mut below: Option<&Table> = None;
-        for &k in &stored {
-            let table = self.stage_table(k).expect("stored stages have tables");
-            write_stage(&mut encoder, table, below).expect("compressing into memory cannot fail");
-            below = Some(table);
+        let blocks = self.set.weights_per_stage().div_ceil(BLOCK);
+        // One job a frame: (stored stage, first block, end block).
+        let jobs: Vec<(usize, usize, usize)> = (0..stored.len())
+            .flat_map(|j| {
+                (0..blocks)
+                    .step_by(frame_blocks.max(1))
+                    .map(move |b| (j, b, (b + frame_blocks.max(1)).min(blocks)))
+            })
+            .collect();
+        let frame = |&(j, first, end): &(usize, usize, usize)| {
+            let below = j.checked_sub(1).map(|i| stored[i]);
+            let mut bytes = Vec::new();
+            write_stage(&mut bytes, stored[j], below, first..end);
+            zstd::bulk::compress(&bytes, level).expect("compressing into memory cannot fail")
+        };
+        for frame in in_parallel(&jobs, frame) {
+            out.extend_from_slice(&frame);
         }
-        let mut out = encoder
-            .finish()
-            .expect("compressing into memory cannot fail");
         let sum = crc32fast::hash(&out);
         out.extend_from_slice(&sum.to_le_bytes());
         out
@@ -121,7 +148,7 @@ impl Network {
         }
         let mut reader = Reader(&bytes[WEIGHTS_MAGIC.len()..]);
         let format = reader.u32().ok_or(NetworkError::Checksum)?;
-        if format != FORMAT && format != FORMAT_DENSE {
+        if ![FORMAT, FORMAT_ONE_FRAME, FORMAT_DENSE].contains(&format) {
             return Err(NetworkError::Version(format));
         }
         let Some((body, sum)) = bytes.split_last_chunk::<4>() else {
@@ -137,7 +164,7 @@ impl Network {
         if format == FORMAT_DENSE {
             read_dense(&mut network, reader.0)?;
         } else {
-            read_compressed(&mut network, reader.0, weight_use)?;
+            read_compressed(&mut network, reader.0, weight_use, format)?;
         }
         network.training = Mutex::new(training);
         network.checksum = Some(u32::from_le_bytes(*sum));
@@ -246,16 +273,24 @@ fn stored_bits(table: &Table, i: usize) -> u16 {
     }
 }
 
-/// One stored stage into the weight file's frame, in blocks of [`BLOCK`] weights: a bitmap of
+/// The `blocks` (by index) of one stored stage, for a frame of the weight file, in blocks of
+/// [`BLOCK`] weights: a bitmap of
 /// the weights the block stores (bit `i` of byte `i / 8`: in the first stage the nonzero ones,
 /// in a later one those that differ from `below`, the stage stored before it), then those
 /// weights' f16 low bytes, then their high bytes. The others are zero, or `below`'s. Each block
 /// is read from the network once: training threads may be moving the weights meanwhile.
-fn write_stage(out: &mut impl Write, table: &Table, below: Option<&Table>) -> io::Result<()> {
+fn write_stage(
+    out: &mut Vec<u8>,
+    table: &Table,
+    below: Option<&Table>,
+    blocks: std::ops::Range<usize>,
+) {
     let mut bits: Vec<u16> = Vec::with_capacity(BLOCK);
     let mut own: Vec<bool> = Vec::with_capacity(BLOCK);
-    let mut bytes: Vec<u8> = Vec::with_capacity(2 * BLOCK + BLOCK / 8);
-    for start in (0..table.len()).step_by(BLOCK) {
+    for start in blocks
+        .map(|b| b * BLOCK)
+        .filter(|&start| start < table.len())
+    {
         let end = (start + BLOCK).min(table.len());
         bits.clear();
         bits.extend((start..end).map(|i| stored_bits(table, i)));
@@ -264,24 +299,21 @@ fn write_stage(out: &mut impl Write, table: &Table, below: Option<&Table>) -> io
             None => b != 0,
             Some(below) => b != stored_bits(below, start + i),
         }));
-        bytes.clear();
-        bytes.extend(own.chunks(8).map(|eight| {
+        out.extend(own.chunks(8).map(|eight| {
             eight
                 .iter()
                 .enumerate()
                 .fold(0u8, |mask, (j, &o)| mask | (u8::from(o) << j))
         }));
         for shift in [0, 8] {
-            bytes.extend(
+            out.extend(
                 bits.iter()
                     .zip(&own)
                     .filter(|(_, o)| **o)
                     .map(|(&b, _)| (b >> shift) as u8),
             );
         }
-        out.write_all(&bytes)?;
     }
-    Ok(())
 }
 
 /// A weight file's header after its format: the tuple set, stages, value type, training
@@ -347,17 +379,19 @@ fn read_dense(network: &mut Network, values: &[u8]) -> Result<(), NetworkError> 
     Ok(())
 }
 
-/// Format 2's weights: the stage byte, then the zstd frame of the stored stages. The frame is
-/// read whole and cut into blocks first (so a damaged one is refused before any table is
-/// made), then the blocks are spread over threads: each writes its blocks of every stage into
-/// tables that come zeroed, so that a zero costs nothing.
+/// Format 2's and 3's weights: the stage byte, then the stored stages in one zstd frame
+/// (format 2) or in frames that each say their size (format 3, decompressed on every core).
+/// All of it is decompressed and cut into blocks first (so a damaged file is refused before
+/// any table is made), then the blocks are spread over threads: each writes its blocks of every
+/// stage into tables that come zeroed, so that a zero costs nothing.
 fn read_compressed(
     network: &mut Network,
     rest: &[u8],
     weight_use: WeightUse,
+    format: u32,
 ) -> Result<(), NetworkError> {
     let damaged = |what: String| NetworkError::Header(format!("its weights are damaged: {what}"));
-    let Some((&mask, frame)) = rest.split_first() else {
+    let Some((&mask, frames)) = rest.split_first() else {
         return Err(NetworkError::Header(
             "cut before the stages' weights".to_string(),
         ));
@@ -372,16 +406,12 @@ fn read_compressed(
     let per_stage = network.set.weights_per_stage();
     // The most a stage can hold: every weight stored, and its blocks' bitmaps.
     let most = stored.len() * (per_stage.div_ceil(BLOCK) * BLOCK / 8 + 2 * per_stage);
-    let size = zstd::zstd_safe::find_frame_compressed_size(frame)
-        .map_err(|code| damaged(zstd::zstd_safe::get_error_name(code).to_string()))?;
-    if size != frame.len() {
-        return Err(damaged("bytes after its weights".to_string()));
+    let decoded = if format == FORMAT_ONE_FRAME {
+        decompress_one_frame(frames, most)
+    } else {
+        decompress_frames(frames, most)
     }
-    // Room for every value a frame of these stages may hold; only what is written is touched.
-    let mut decoded = Vec::with_capacity(most);
-    zstd::bulk::Decompressor::new()
-        .and_then(|mut d| d.decompress_to_buffer(frame, &mut decoded))
-        .map_err(|e| damaged(e.to_string()))?;
+    .map_err(damaged)?;
     let mut reader = Reader(&decoded);
     let stages = stored
         .iter()
@@ -407,6 +437,112 @@ fn read_compressed(
         network.set_table(stage, table);
     }
     Ok(())
+}
+
+/// The one zstd frame of a format-2 file (nothing after it), decompressed: at most `most` bytes.
+fn decompress_one_frame(frame: &[u8], most: usize) -> Result<Vec<u8>, String> {
+    let size = zstd::zstd_safe::find_frame_compressed_size(frame)
+        .map_err(|code| zstd::zstd_safe::get_error_name(code).to_string())?;
+    if size != frame.len() {
+        return Err("bytes after its weights".to_string());
+    }
+    // Room for every value a frame of these stages may hold; only what is written is touched.
+    let mut decoded = Vec::with_capacity(most);
+    zstd::bulk::Decompressor::new()
+        .and_then(|mut d| d.decompress_to_buffer(frame, &mut decoded))
+        .map_err(|e| e.to_string())?;
+    Ok(decoded)
+}
+
+/// The zstd frames of a format-3 file, each saying how much it holds, decompressed on every
+/// core into one buffer, in order: at most `most` bytes in all.
+fn decompress_frames(mut rest: &[u8], most: usize) -> Result<Vec<u8>, String> {
+    // (compressed frame, bytes it holds), checked before anything is decompressed.
+    let mut frames: Vec<(&[u8], usize)> = Vec::new();
+    let mut total = 0usize;
+    while !rest.is_empty() {
+        if frames.len() == MAX_FRAMES {
+            return Err(format!("more than {MAX_FRAMES} frames"));
+        }
+        let size = zstd::zstd_safe::find_frame_compressed_size(rest)
+            .map_err(|code| zstd::zstd_safe::get_error_name(code).to_string())?;
+        let (frame, after) = rest.split_at(size);
+        let holds = match zstd::zstd_safe::get_frame_content_size(frame) {
+            Ok(Some(n)) => usize::try_from(n).unwrap_or(usize::MAX),
+            _ => return Err("a frame that does not say its size".to_string()),
+        };
+        total = total.saturating_add(holds);
+        if total > most {
+            return Err("more values than its stages hold".to_string());
+        }
+        frames.push((frame, holds));
+        rest = after;
+    }
+    if frames.is_empty() {
+        return Err("no frame".to_string());
+    }
+    let mut decoded = vec![0u8; total];
+    let mut jobs: Vec<(&[u8], &mut [u8])> = Vec::with_capacity(frames.len());
+    let mut room = decoded.as_mut_slice();
+    for (frame, holds) in frames {
+        let (part, after) = std::mem::take(&mut room).split_at_mut(holds);
+        jobs.push((frame, part));
+        room = after;
+    }
+    let jobs: Vec<std::sync::Mutex<(&[u8], &mut [u8])>> =
+        jobs.into_iter().map(std::sync::Mutex::new).collect();
+    let results = in_parallel(&jobs, |job| {
+        let mut job = job
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (frame, part) = &mut *job;
+        let wanted = part.len();
+        match zstd::bulk::Decompressor::new().and_then(|mut d| d.decompress_to_buffer(frame, *part))
+        {
+            Ok(n) if n == wanted => Ok(()),
+            Ok(_) => Err("a frame that holds less than it says".to_string()),
+            Err(e) => Err(e.to_string()),
+        }
+    });
+    results.into_iter().collect::<Result<(), String>>()?;
+    Ok(decoded)
+}
+
+/// `work` done on each of `jobs` by up to 8 threads (as many as the machine has), the results
+/// in the jobs' order: frames are compressed and decompressed on every core.
+fn in_parallel<J: Sync, T: Send>(jobs: &[J], work: impl Fn(&J) -> T + Sync) -> Vec<T> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .clamp(1, 8)
+        .min(jobs.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let run = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(job) = jobs.get(i) else {
+                return done;
+            };
+            done.push((i, work(job)));
+        }
+    };
+    let mut done = std::thread::scope(|scope| {
+        let others: Vec<_> = (1..threads)
+            .filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, run).ok())
+            .collect();
+        // This thread works too, and finishes whatever no other thread could be had for.
+        let mut done = run();
+        for other in others {
+            done.extend(
+                other
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            );
+        }
+        done
+    });
+    done.sort_unstable_by_key(|&(i, _)| i);
+    done.into_iter().map(|(_, result)| result).collect()
 }
 
 /// One block of a stored stage in the frame ([`write_stage`]): its bitmap and the low and high
@@ -879,9 +1015,9 @@ mod tests {
             // (`assert!`: a failure need not print 131,072 weights.)
             assert!(old.stage_values(k) == new.stage_values(k), "stage {k}");
         }
-        // Written again, it is format 2 and far smaller than the dense file.
+        // Written again, it is format 3 and far smaller than the dense file.
         let new = old.to_bytes();
-        assert_eq!(new[8], 2);
+        assert_eq!(new[8], 3);
         assert!(new.len() * 20 < format_1(&net).len(), "{}", new.len());
     }
 
@@ -1035,6 +1171,109 @@ mod tests {
             assert!(error.contains("damaged"), "{cut}: {error}");
         }
         let error = resealed(&|b| b.extend_from_slice(b"more"));
+        assert!(error.contains("damaged"), "{error}");
+        // A frame that does not say what it holds (power11 always says it) is refused.
+        let error = resealed(&|b| {
+            let mut compressor = zstd::bulk::Compressor::new(3).unwrap();
+            compressor
+                .set_parameter(zstd::stream::raw::CParameter::ContentSizeFlag(false))
+                .unwrap();
+            b.extend_from_slice(&compressor.compress(&[0; 16]).unwrap());
+        });
+        assert!(error.contains("does not say its size"), "{error}");
+        // Nor may the frames hold more than the stages can.
+        let error = resealed(&|b| {
+            b.extend_from_slice(&zstd::bulk::compress(&vec![0; 1 << 20], 3).unwrap());
+        });
+        assert!(
+            error.contains("more values than its stages hold"),
+            "{error}"
+        );
+    }
+
+    /// The file power11 0.3.0 wrote (format 2): the stored stages in one zstd frame.
+    fn format_2(net: &Network) -> Vec<u8> {
+        let mut out = net.header(FORMAT_ONE_FRAME);
+        let stored: Vec<&Table> = (0..net.stages.count())
+            .filter_map(|k| net.stage_table(k))
+            .collect();
+        out.push((1u8 << stored.len()) - 1);
+        let mut encoder = zstd::Encoder::new(out, 3).unwrap();
+        for (j, table) in stored.iter().enumerate() {
+            let mut bytes = Vec::new();
+            let blocks = table.len().div_ceil(BLOCK);
+            write_stage(
+                &mut bytes,
+                table,
+                j.checked_sub(1).map(|i| stored[i]),
+                0..blocks,
+            );
+            encoder.write_all(&bytes).unwrap();
+        }
+        let mut out = encoder.finish().unwrap();
+        let sum = crc32fast::hash(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// The zstd frames after a weight file's header and stage byte.
+    fn frames(bytes: &[u8], header: usize) -> usize {
+        let mut rest = &bytes[header + 1..bytes.len() - 4];
+        let mut count = 0;
+        while !rest.is_empty() {
+            rest = &rest[zstd::zstd_safe::find_frame_compressed_size(rest).unwrap()..];
+            count += 1;
+        }
+        count
+    }
+
+    #[test]
+    fn a_file_is_read_back_the_same_whatever_its_frames() {
+        let net = trained();
+        // What the file should hold: the weights as f16, read from the dense format 1.
+        let f16 = Network::from_bytes(&format_1(&net)).unwrap();
+        let header = net.header(FORMAT).len();
+        // 2 stages of 2 blocks (2 x 65,536 weights).
+        for (frame_blocks, expected) in [(1, 4), (2, 2), (FRAME_BLOCKS, 2)] {
+            let bytes = net.to_bytes_framed(3, frame_blocks);
+            assert_eq!(bytes[8], 3, "format 3");
+            assert_eq!(
+                frames(&bytes, header),
+                expected,
+                "{frame_blocks} blocks a frame"
+            );
+            for weight_use in [WeightUse::Training, WeightUse::Play] {
+                let back = Network::from_bytes_for(&bytes, weight_use).unwrap();
+                for k in 0..2 {
+                    assert!(back.stage_values(k) == f16.stage_values(k), "stage {k}");
+                }
+                assert_eq!(back.training(), net.training());
+            }
+        }
+        assert_eq!(
+            net.to_bytes(),
+            net.to_bytes_framed(DEFAULT_LEVEL, FRAME_BLOCKS)
+        );
+    }
+
+    #[test]
+    fn files_of_format_2_are_still_read() {
+        let net = trained();
+        let f16 = Network::from_bytes(&format_1(&net)).unwrap();
+        let old = format_2(&net);
+        assert_eq!(frames(&old, net.header(FORMAT).len()), 1);
+        for weight_use in [WeightUse::Training, WeightUse::Play] {
+            let back = Network::from_bytes_for(&old, weight_use).unwrap();
+            for k in 0..2 {
+                assert!(back.stage_values(k) == f16.stage_values(k), "stage {k}");
+            }
+        }
+        // One frame and nothing after it: bytes after it are refused.
+        let mut body = old[..old.len() - 4].to_vec();
+        body.extend_from_slice(b"more");
+        let sum = crc32fast::hash(&body);
+        body.extend_from_slice(&sum.to_le_bytes());
+        let error = Network::from_bytes(&body).unwrap_err().to_string();
         assert!(error.contains("bytes after its weights"), "{error}");
     }
 }

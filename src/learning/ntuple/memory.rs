@@ -17,21 +17,15 @@ pub(super) fn zeroed<T: bytemuck::Zeroable>(count: usize) -> Box<[T]> {
 }
 
 /// `count` cells taken from `values` (zeros, or [`Default`]s, past its end), in memory backed
-/// by huge pages as for [`zeroed`]: written once, as a file is read into a network.
+/// by huge pages as for [`zeroed`]: written once, as a file is read into a network. The pages
+/// are asked for before the first write, so that they are huge from the start, and a vector
+/// pushed to its capacity becomes a boxed slice without a copy.
 pub(super) fn filled<T: Default>(count: usize, values: impl Iterator<Item = T>) -> Box<[T]> {
-    let mut cells = with_capacity(count);
+    let mut cells: Vec<T> = Vec::with_capacity(count);
+    advise_huge_pages(cells.as_mut_ptr().cast(), count * size_of::<T>());
     cells.extend(values.take(count));
     cells.resize_with(count, T::default);
     cells.into_boxed_slice()
-}
-
-/// An empty vector with room for `count` cells, backed by huge pages as for [`zeroed`]: for
-/// a table filled in order (pushed to its capacity, it becomes a boxed slice without a copy).
-pub(super) fn with_capacity<T>(count: usize) -> Vec<T> {
-    let mut cells: Vec<T> = Vec::with_capacity(count);
-    // Asked before the first write, so that the pages are huge from the start.
-    advise_huge_pages(cells.as_mut_ptr().cast(), count * size_of::<T>());
-    cells
 }
 
 /// Asks Linux to back the whole pages of `len` bytes at `start` with huge pages (transparent
