@@ -361,7 +361,9 @@ fn parse_stages(text: &str) -> Result<Stages, String> {
                 .parse()
                 .map_err(|_| format!("'{tile}' is not a tile"))?;
             if value < 2 || !value.is_power_of_two() {
-                return Err(format!("'{tile}' is not a tile (a power of two from 2)"));
+                return Err(format!(
+                    "'{tile}' is not a tile (a power of two from 4 to 32768)"
+                ));
             }
             // Every board holds a 2 or more: a stage below a split at 2 would never be used,
             // yet trained, kept in memory and written.

@@ -5,6 +5,7 @@ use super::player::{Loading, player_for};
 use super::{StandardOutput, UsageError, check_out_directory};
 use crate::bench::{self, BenchConfig};
 use crate::files::pictures::{check_svg_target, write_svg};
+use crate::files::save::check_writable_beside;
 use crate::model::named::Named;
 use crate::model::random::os_seed;
 use crate::players::playout::default_attempt_limit;
@@ -99,10 +100,15 @@ fn draw_report(report: &bench::BenchReport, plot: Option<&Path>) -> anyhow::Resu
 }
 
 /// Refuses (exit 2) a `--plot` file that could not be written, before any game is played.
+/// Whether `--plot` can be drawn at the end of a run, checked before it: a file in a directory
+/// that takes a new file, and nothing there or a picture.
 pub(super) fn check_plot(plot: Option<&Path>) -> anyhow::Result<()> {
     if let Some(path) = plot {
-        check_out_directory(path)?;
+        check_out_directory(path, "--plot")?;
         check_svg_target(path).map_err(|e| UsageError(e.to_string()))?;
+        check_writable_beside(path, false).map_err(|reason| {
+            UsageError(format!("cannot write --plot {}: {reason}", path.display()))
+        })?;
     }
     Ok(())
 }

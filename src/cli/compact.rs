@@ -17,7 +17,7 @@ pub(super) fn run_compact(args: &CompactArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
-    check_out_directory(&args.out)?;
+    check_out_directory(&args.out, "--out")?;
     let network =
         read_weights(&args.weights, WeightUse::Play).map_err(|e| UsageError(e.to_string()))?;
     let how = Compaction {

@@ -129,7 +129,7 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
 /// An `--out` file's directory must be there: power11 makes its own data directory, but a
 /// directory the user names that does not exist is most likely a typo, and making it would hide
 /// the file where they will not look. Through a link, the directory of the file it names.
-fn check_out_directory(out: &Path) -> anyhow::Result<()> {
+fn check_out_directory(out: &Path, flag: &str) -> anyhow::Result<()> {
     // `sub/` names a directory: the file's name would be `sub`, and a rename onto `sub/` fails
     // at the end of the work, not before it.
     if out
@@ -138,7 +138,7 @@ fn check_out_directory(out: &Path) -> anyhow::Result<()> {
         .ends_with(std::path::is_separator)
     {
         let message = format!(
-            "cannot use --out {}: it names a directory (it ends with a '/'), not a file",
+            "cannot use {flag} {}: it names a directory (it ends with a '/'), not a file",
             out.display()
         );
         return Err(UsageError(message).into());
@@ -155,5 +155,5 @@ fn check_out_directory(out: &Path) -> anyhow::Result<()> {
         }
         Err(e) => format!("{}: {e}", dir.display()),
     };
-    Err(UsageError(format!("cannot use --out {}: {problem}", out.display())).into())
+    Err(UsageError(format!("cannot use {flag} {}: {problem}", out.display())).into())
 }

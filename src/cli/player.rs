@@ -8,8 +8,9 @@ use crate::learning::ntuple::WeightUse;
 use crate::model::named::Named;
 use crate::model::rules::Rules;
 use crate::players::{
-    AnyPlayer, CROWDED_EMPTY_CELLS, DEFAULT_LEARNED_DEPTH, KEEP_PLAYING_LEARNED_DEPTH, LazyNetwork,
-    LearnedPlayer, MAX_LEARNED_DEPTH, Network, PlayerKind, SearchConfig,
+    AnyPlayer, CROWDED_EMPTY_CELLS, DEFAULT_LEARNED_DEPTH, KEEP_PLAYING_CROWDED_EMPTY_CELLS,
+    KEEP_PLAYING_LEARNED_DEPTH, LazyNetwork, LearnedPlayer, MAX_LEARNED_DEPTH, Network, PlayerKind,
+    SearchConfig,
 };
 use std::path::Path;
 use std::sync::Arc;
@@ -49,7 +50,9 @@ pub(super) fn player_for(
     if kind == PlayerKind::Learned {
         if ms_per_move.is_some() {
             return usage(format!(
-                "--ms-per-move times the expectimax search; the learned player searches {DEFAULT_LEARNED_DEPTH} moves deep in games that end at their goal and {KEEP_PLAYING_LEARNED_DEPTH} in others (one more on boards with at most {CROWDED_EMPTY_CELLS} empty cells), or --depth 1 to {MAX_LEARNED_DEPTH}"
+                "--ms-per-move times the expectimax search; the learned player searches {DEFAULT_LEARNED_DEPTH} moves deep in games that end at their goal ({} on boards with at most {CROWDED_EMPTY_CELLS} empty cells) and {KEEP_PLAYING_LEARNED_DEPTH} in others ({} on at most {KEEP_PLAYING_CROWDED_EMPTY_CELLS}), or --depth 1 to {MAX_LEARNED_DEPTH}",
+                DEFAULT_LEARNED_DEPTH + 1,
+                KEEP_PLAYING_LEARNED_DEPTH + 1
             ));
         }
         if let Some(d) = depth.filter(|&d| d > MAX_LEARNED_DEPTH) {
@@ -118,7 +121,7 @@ fn network_from(weights: Option<&Path>) -> anyhow::Result<Arc<Network>> {
             Ok(network) => return Ok(Arc::new(network)),
             Err(WeightsFileError::Missing(_)) => {}
             Err(e) => eprintln!(
-                "power11: {e}; playing the shipped network instead (train again with `power11 train --restart`, or move the file away)"
+                "power11: {e}; playing the shipped network instead (move that file away to play it without this note)"
             ),
         }
     }

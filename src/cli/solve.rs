@@ -25,7 +25,7 @@ pub(super) fn table_for(
     let solved = SolvedRules::of(rules).map_err(|e| UsageError(e.to_string()))?;
     let path = match out {
         Some(path) => {
-            check_out_directory(path)?;
+            check_out_directory(path, "--out")?;
             path.to_path_buf()
         }
         None => data_dir()

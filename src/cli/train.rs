@@ -4,7 +4,7 @@
 use super::args::TrainArgs;
 use super::{UsageError, check_out_directory};
 use crate::files::best::data_dir;
-use crate::files::save::{directory_of, resolve_links, without_temporary_path};
+use crate::files::save::check_writable_beside;
 use crate::files::weights::{
     WeightsFileError, coherence_path, default_path, read_coherence, read_weights, shipped_network,
 };
@@ -40,7 +40,6 @@ fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<
         Ok(meta) if meta.permissions().readonly() => {
             return usage(format!("{shown}: the file is read-only; it is left alone"));
         }
-        Ok(_) if resume => {}
         Ok(_) => {
             let mut magic = [0u8; 8];
             let is_weights = std::fs::File::open(out)
@@ -49,8 +48,12 @@ fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<
                 && &magic == WEIGHTS_MAGIC;
             if !is_weights {
                 return usage(format!(
-                    "{shown} is not a weight file; it is left alone (choose another --out)"
+                    "{shown} is not a weight file; it is left alone (move it away, or choose another --out)"
                 ));
+            }
+            if resume {
+                // Read whole, and said what is wrong with it, where the network is read.
+                return lock_beside(out);
             }
             // --restart replaces a whole weight file, never a damaged one (what it held can
             // only be judged by the user) nor one of another format version (a network another
@@ -80,9 +83,15 @@ fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
         Err(e) => return usage(format!("cannot use --out {shown}: {e}")),
     }
-    // The directory must take the temporary file a checkpoint is written to, and the lock
-    // beside it. Both go beside the file that a link names, as the checkpoints do: two runs
-    // through two links to one file share a lock.
+    lock_beside(out)
+}
+
+/// The lock that keeps a second `power11 train` off `out`, once its directory has taken the
+/// temporary file a checkpoint is written to. Both go beside the file that a link names, as
+/// the checkpoints do: two runs through two links to one file share a lock.
+fn lock_beside(out: &Path) -> anyhow::Result<std::fs::File> {
+    let usage = |message: String| Err(UsageError(message).into());
+    let shown = out.display();
     let (dir, name) = check_writable_beside(out, true)
         .map_err(|reason| UsageError(format!("cannot write --out {shown}: {reason}")))?;
     let lock_path = dir.join(format!(".{name}.lock"));
@@ -139,31 +148,23 @@ fn check_coherence_out(out: &Path) -> anyhow::Result<()> {
         .map_err(|reason| UsageError(format!("cannot write {shown}: {reason}")).into())
 }
 
-/// The directory and name of the file `path` names (following links), once that directory (made
-/// first if `make_dir`) has taken a temporary file named as `save::write_atomic` names the one it
-/// writes `path` through: checked before hours of work depend on it. The error is the system's,
-/// without the temporary file's (perhaps very long) path.
-fn check_writable_beside(path: &Path, make_dir: bool) -> io::Result<(PathBuf, String)> {
-    let target = resolve_links(path)?;
-    let dir = directory_of(&target).to_path_buf();
-    let name = target
-        .file_name()
-        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
-    if make_dir {
-        std::fs::create_dir_all(&dir)?;
-    }
-    tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        .tempfile_in(&dir)
-        .map_err(without_temporary_path)?;
-    Ok((dir, name))
-}
-
 pub(super) fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     let out = weights_out(args)?;
     let _lock = check_weights_out(&out, args.resume, args.restart)?;
     super::bench::check_plot(args.plot.as_deref())?;
+    if let Some(plot) = &args.plot {
+        let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        if [out.clone(), coherence_path(&out)]
+            .iter()
+            .any(|file| absolute(file) == absolute(plot))
+        {
+            return Err(UsageError(format!(
+                "cannot use --plot {}: the run writes its weights there",
+                plot.display()
+            ))
+            .into());
+        }
+    }
     if !args.no_coherence {
         check_coherence_out(&out)?;
     }
@@ -218,7 +219,7 @@ pub(super) fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
 fn weights_out(args: &TrainArgs) -> anyhow::Result<PathBuf> {
     Ok(match &args.out {
         Some(path) => {
-            check_out_directory(path)?;
+            check_out_directory(path, "--out")?;
             path.clone()
         }
         None => default_path(data_dir().as_deref()).ok_or_else(|| {

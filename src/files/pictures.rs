@@ -30,13 +30,67 @@ pub fn check_svg_target(path: &Path) -> Result<(), PictureError> {
     if std::fs::symlink_metadata(path).is_err() {
         return Ok(());
     }
-    let is_svg = read_regular(path, 64 << 20).is_ok_and(|bytes| {
-        let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]).into_owned();
-        head.contains("<svg")
-    });
+    let is_svg = read_regular(path, 64 << 20).is_ok_and(|bytes| is_svg(&bytes));
     if is_svg {
         Ok(())
     } else {
         Err(PictureError::NotAPicture(path.to_path_buf()))
+    }
+}
+
+/// Whether `bytes` are an SVG document: its root element, `<svg`, comes first, after at most
+/// a byte-order mark, white space, an XML declaration, comments and a doctype. A page or notes
+/// that only hold an `<svg>` somewhere are not one.
+fn is_svg(bytes: &[u8]) -> bool {
+    let mut rest = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    loop {
+        rest = rest.trim_ascii_start();
+        let skip = [
+            (&b"<?xml"[..], &b"?>"[..]),
+            (b"<!--", b"-->"),
+            (b"<!DOCTYPE", b">"),
+        ]
+        .iter()
+        .find(|(start, _)| rest.starts_with(start))
+        .map(|(start, end)| {
+            rest[start.len()..]
+                .windows(end.len())
+                .position(|w| w == *end)
+                .map(|at| start.len() + at + end.len())
+        });
+        match skip {
+            Some(Some(past)) => rest = &rest[past..],
+            Some(None) => return false,
+            None => break,
+        }
+    }
+    rest.strip_prefix(b"<svg")
+        .and_then(|after| after.first())
+        .is_some_and(|&b| b == b'>' || b.is_ascii_whitespace())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_svg;
+
+    #[test]
+    fn only_a_document_whose_root_is_svg_is_a_picture() {
+        for picture in [
+            &b"<svg width=\"10\"></svg>"[..],
+            b"\xEF\xBB\xBF  <?xml version=\"1.0\"?>\n<!-- a -->\n<!DOCTYPE svg>\n<svg>\n</svg>",
+            b"\n\t<svg\nxmlns=\"http://www.w3.org/2000/svg\"/>",
+        ] {
+            assert!(is_svg(picture), "{}", String::from_utf8_lossy(picture));
+        }
+        for other in [
+            &b"<html><svg></svg></html>"[..],
+            b"Remember: embed icons with <svg> tags.",
+            b"<svgfoo>",
+            b"<!-- never closed <svg>",
+            b"",
+            b"my notes",
+        ] {
+            assert!(!is_svg(other), "{}", String::from_utf8_lossy(other));
+        }
     }
 }

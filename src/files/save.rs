@@ -376,6 +376,27 @@ fn remove_abandoned(dir: &Path, prefix: &str) {
     }
 }
 
+/// The directory and name of the file `path` names (following links), once that directory (made
+/// first if `make_dir`) has taken a temporary file named as `save::write_atomic` names the one it
+/// writes `path` through: checked before hours of work depend on it. The error is the system's,
+/// without the temporary file's (perhaps very long) path.
+pub(crate) fn check_writable_beside(path: &Path, make_dir: bool) -> io::Result<(PathBuf, String)> {
+    let target = resolve_links(path)?;
+    let dir = directory_of(&target).to_path_buf();
+    let name = target
+        .file_name()
+        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    if make_dir {
+        std::fs::create_dir_all(&dir)?;
+    }
+    tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(&dir)
+        .map_err(without_temporary_path)?;
+    Ok((dir, name))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -629,3 +629,58 @@ fn plot_draws_the_reach_rates_with_intervals_and_the_scores() {
     let merged = std::fs::read_to_string(run.path("m.svg")).unwrap();
     assert!(merged.contains("20 games"), "merged title");
 }
+
+#[test]
+fn plot_never_draws_over_a_page_that_only_mentions_svg_and_says_what_it_cannot_use_up_front() {
+    let run = Run::new();
+    let plot = |name: &str| {
+        run.run(
+            &[
+                "bench", "--player", "random", "--games", "2", "--seed", "1", "--plot", name,
+            ],
+            "",
+        )
+    };
+    // A page or notes with an <svg> inside are not pictures of ours.
+    let page = "<html><body><svg width=\"10\"></svg><p>my work</p></body></html>\n";
+    let notes = "Remember: embed icons with <svg> tags.\n";
+    for (name, text) in [("page.html", page), ("notes.md", notes)] {
+        std::fs::write(run.path(name), text).unwrap();
+        let ran = plot(name);
+        assert_eq!(ran.code, 2, "{name}: {}", ran.stderr);
+        assert!(ran.stderr.contains("not an SVG picture"), "{}", ran.stderr);
+        assert_eq!(std::fs::read_to_string(run.path(name)).unwrap(), text);
+    }
+    // A picture with an XML declaration, a comment or a doctype first is one.
+    let svg = "<?xml version=\"1.0\"?>\n<!-- drawn -->\n<!DOCTYPE svg>\n<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>\n";
+    std::fs::write(run.path("old.svg"), svg).unwrap();
+    let ran = plot("old.svg");
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(
+        std::fs::read_to_string(run.path("old.svg"))
+            .unwrap()
+            .contains("2 games")
+    );
+    // A missing directory is named for --plot, before any game.
+    let ran = plot("nodir/b.svg");
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("cannot use --plot nodir/b.svg: there is no directory nodir"),
+        "{}",
+        ran.stderr
+    );
+    assert!(ran.stdout.is_empty(), "no game was played: {}", ran.stdout);
+    // A directory that takes no file (not even root's) is found before the games, not after.
+    if cfg!(target_os = "linux") {
+        let ran = plot("/proc/power11-test.svg");
+        assert_eq!(ran.code, 2, "{}", ran.stderr);
+        assert!(
+            ran.stderr
+                .contains("cannot write --plot /proc/power11-test.svg"),
+            "{}",
+            ran.stderr
+        );
+        assert!(ran.stdout.is_empty(), "no game was played: {}", ran.stdout);
+    }
+}

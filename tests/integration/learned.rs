@@ -487,6 +487,25 @@ fn without_a_trained_network_the_shipped_one_plays() {
         std::fs::read(run.path("data/weights/ntuple-4x4.p11w")).unwrap(),
         b"P11NTUPL junk"
     );
+    // What the note says to do works (`train --restart`, which it said once, never replaces
+    // a damaged file): moved away, the file is no longer read and the note goes.
+    assert!(ran.stderr.contains("move that file away"), "{}", ran.stderr);
+    assert!(!ran.stderr.contains("--restart"), "{}", ran.stderr);
+    std::fs::rename(
+        run.path("data/weights/ntuple-4x4.p11w"),
+        run.path("data/junk.p11w"),
+    )
+    .unwrap();
+    let ran = run.run(
+        &[&bench[..], &["--depth", "1", "--games", "1"]].concat(),
+        "",
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(
+        !ran.stderr.contains("shipped network instead"),
+        "{}",
+        ran.stderr
+    );
 }
 
 #[test]
@@ -1168,6 +1187,51 @@ fn train_plot_draws_the_learning_curve_with_its_checkpoints() {
     );
     assert_eq!(ran.code, 2, "{}", ran.stderr);
     assert!(!run.path("v.p11w").exists());
+    assert_eq!(
+        std::fs::read_to_string(run.path("notes.txt")).unwrap(),
+        "mine"
+    );
+    // Nor may the picture be the weight file or its sums, found only after the run before.
+    for plot in ["same.p11w", "same.p11w.coherence"] {
+        let ran = run.run(
+            &[
+                "train",
+                "--games",
+                "5",
+                "--tuples",
+                "2x4",
+                "--out",
+                "same.p11w",
+                "--plot",
+                plot,
+            ],
+            "",
+        );
+        assert_eq!(ran.code, 2, "{plot}: {}", ran.stderr);
+        assert!(
+            ran.stderr.contains("the run writes its weights there"),
+            "{}",
+            ran.stderr
+        );
+        assert!(!run.path("same.p11w").exists());
+    }
+    // A file that is not a network, with --resume, is refused without a lock file beside it.
+    let ran = run.run(
+        &[
+            "train",
+            "--games",
+            "5",
+            "--tuples",
+            "2x4",
+            "--out",
+            "notes.txt",
+            "--resume",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(ran.stderr.contains("not a weight file"), "{}", ran.stderr);
+    assert!(!run.path(".notes.txt.lock").exists());
     assert_eq!(
         std::fs::read_to_string(run.path("notes.txt")).unwrap(),
         "mine"
