@@ -62,7 +62,7 @@ impl Network {
     /// The weight file, compressed at zstd `level` (1 to 22; higher is smaller and slower):
     /// magic, format, the header (tuple set and its cells, stages, value type, training
     /// counters, weights a network holds), a byte whose bit `k` says stage `k` is stored, the
-    /// stored stages' f16 values in zstd frames of at most [`FRAME_BLOCKS`] blocks of one stage
+    /// stored stages' f16 values in zstd frames of at most 128 blocks of one stage
     /// each (see the module's notes; the frames are compressed on every core), and a CRC-32 of
     /// everything before it. Weights beyond the f16 range are clamped to it (they never get
     /// near it in practice).
