@@ -1171,20 +1171,12 @@ fn train_plot_draws_the_learning_curve_with_its_checkpoints() {
     }
     // A --plot file that is not a picture is refused before any training.
     std::fs::write(run.path("notes.txt"), "mine").unwrap();
-    let ran = run.run(
-        &[
-            "train",
-            "--games",
-            "5",
-            "--tuples",
-            "2x4",
-            "--out",
-            "v.p11w",
-            "--plot",
-            "notes.txt",
-        ],
-        "",
-    );
+    let train = |extra: &[&str]| {
+        let mut args = vec!["train", "--games", "5", "--tuples", "2x4"];
+        args.extend_from_slice(extra);
+        run.run(&args, "")
+    };
+    let ran = train(&["--out", "v.p11w", "--plot", "notes.txt"]);
     assert_eq!(ran.code, 2, "{}", ran.stderr);
     assert!(!run.path("v.p11w").exists());
     assert_eq!(
@@ -1193,20 +1185,7 @@ fn train_plot_draws_the_learning_curve_with_its_checkpoints() {
     );
     // Nor may the picture be the weight file or its sums, found only after the run before.
     for plot in ["same.p11w", "same.p11w.coherence"] {
-        let ran = run.run(
-            &[
-                "train",
-                "--games",
-                "5",
-                "--tuples",
-                "2x4",
-                "--out",
-                "same.p11w",
-                "--plot",
-                plot,
-            ],
-            "",
-        );
+        let ran = train(&["--out", "same.p11w", "--plot", plot]);
         assert_eq!(ran.code, 2, "{plot}: {}", ran.stderr);
         assert!(
             ran.stderr.contains("the run writes its weights there"),
@@ -1216,19 +1195,7 @@ fn train_plot_draws_the_learning_curve_with_its_checkpoints() {
         assert!(!run.path("same.p11w").exists());
     }
     // A file that is not a network, with --resume, is refused without a lock file beside it.
-    let ran = run.run(
-        &[
-            "train",
-            "--games",
-            "5",
-            "--tuples",
-            "2x4",
-            "--out",
-            "notes.txt",
-            "--resume",
-        ],
-        "",
-    );
+    let ran = train(&["--out", "notes.txt", "--resume"]);
     assert_eq!(ran.code, 2, "{}", ran.stderr);
     assert!(ran.stderr.contains("not a weight file"), "{}", ran.stderr);
     assert!(!run.path(".notes.txt.lock").exists());
