@@ -102,7 +102,7 @@ pub(super) fn print_man_page(path: &[String]) -> anyhow::Result<()> {
 
 /// The date of this version's release, as its manual pages give it (and CHANGELOG.md, which a
 /// test compares).
-const RELEASE_DATE: &str = "2026-11-26";
+const RELEASE_DATE: &str = "2026-11-27";
 
 /// One line of text as roff prints it verbatim: backslashes and hyphens escaped, and a line
 /// that would start with a control character (`.` or `'`) guarded.
