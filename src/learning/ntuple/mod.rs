@@ -972,7 +972,8 @@ mod tests {
         let fresh = || trained(&[]);
         let mut read = fresh();
         read.read_coherence(0xABCD, &mut &bytes[..]).unwrap();
-        // Each sum comes back rounded to 16 significant bits, within 2^-16 of itself.
+        // Each sum comes back rounded to 8 significant bits (a bfloat16: the low 16 bits of
+        // its f32 are 0), within 2^-8 of itself.
         let rounded: Vec<u64> = sums(&network).into_iter().map(format::round_sums).collect();
         assert!(sums(&read) == rounded);
         for (back, was) in sums(&read).iter().zip(sums(&network)) {
@@ -981,17 +982,21 @@ mod tests {
                     f32::from_bits((back >> shift) as u32),
                     f32::from_bits((was >> shift) as u32),
                 );
-                assert!((b - w).abs() <= w.abs() / 65536.0, "{b} {w}");
+                assert_eq!(b.to_bits() & 0xFFFF, 0, "{b} {w}");
+                assert!((b - w).abs() <= w.abs() / 256.0, "{b} {w}");
             }
         }
-        // An error of 8 moves both alike, less than a network without sums: the coherence
-        // carried over.
+        // An error of 8 moves both alike (to within 1%: the rounded sums keep their ratio that
+        // well), less than a network without sums: the coherence carried over.
         let moved = |n: &Network| {
             let before = n.value(board);
             n.learn(board, before + 8.0, 0.25) - before
         };
         let (carried, original, whole) = (moved(&read), moved(&network), moved(&fresh()));
-        assert!((carried - original).abs() < 1e-4 && carried < 0.9 * whole);
+        assert!(
+            (carried - original).abs() <= original.abs() / 100.0 && carried < 0.9 * whole,
+            "{carried} {original} {whole}"
+        );
         // Anything else leaves the sums at zero.
         let zero = sums(&fresh());
         let refused = |bytes: &[u8], checksum: u32| {
