@@ -13,7 +13,7 @@ use crate::model::named::Named;
 use crate::model::random::os_seed;
 use crate::players::{Network, Stages, TupleSet};
 use crate::train::{self, Budget, Schedule, TrainConfig};
-use crate::train::{COHERENCE_RATE, DEFAULT_STAGES, START_POSITIONS};
+use crate::train::{COHERENCE_RATE, DEFAULT_STAGES, MIN_RATE, START_POSITIONS};
 use anyhow::Context;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -318,10 +318,25 @@ fn schedule_for(args: &TrainArgs, out: &Path, network: &mut Network) -> Schedule
             // (measured: the shipped network's rolling mean score fell from 165,000 to 28,000
             // in 3000 games), so the default rate is then a low one.
             let note = match read_coherence(out, network) {
-                Ok(()) => format!(
-                    "the coherence sums go on from {}",
-                    coherence_path(out).display()
-                ),
+                Ok(gathered_at) => {
+                    let mut note = format!(
+                        "the coherence sums go on from {}",
+                        coherence_path(out).display()
+                    );
+                    // Sums gathered at a low rate are young sums of a trained network (the run
+                    // started them anew): at the default rate their whole steps would undo it.
+                    if let Some(gathered) = gathered_at.filter(|_| args.rate.is_none()) {
+                        rate = gathered.clamp(MIN_RATE, COHERENCE_RATE);
+                        let _ = std::fmt::Write::write_fmt(
+                            &mut note,
+                            format_args!(
+                                ", at rate {}, the rate they were gathered at",
+                                train::rate_words(rate)
+                            ),
+                        );
+                    }
+                    note
+                }
                 Err(e) => {
                     if args.rate.is_none() {
                         rate = FRESH_SUMS_RATE;

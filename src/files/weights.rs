@@ -99,8 +99,9 @@ pub fn read_weights(path: &Path, weight_use: WeightUse) -> Result<Network, Weigh
 /// Writes `network` to `path` atomically, making its directory if needed; then, if training
 /// tracks its temporal coherence, its sums to [`coherence_path`]`(path)`, atomically too, with
 /// the checksum of the weight file just written (a run killed between the two leaves sums that
-/// name the previous weights, which [`read_coherence`] refuses).
-pub fn write_weights(path: &Path, network: &Network) -> Result<(), FileError> {
+/// name the previous weights, which [`read_coherence`] refuses) and `rate`, the rate the run
+/// learns at, which a resumed run goes on at.
+pub fn write_weights(path: &Path, network: &Network, rate: f32) -> Result<(), FileError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|source| FileError::Io {
             path: dir.to_path_buf(),
@@ -115,7 +116,7 @@ pub fn write_weights(path: &Path, network: &Network) -> Result<(), FileError> {
             .expect("a weight file ends with a checksum");
         let checksum = u32::from_le_bytes(*sum);
         let sums = coherence_path(path);
-        write_atomic_with(&sums, |out| network.write_coherence(checksum, out))?;
+        write_atomic_with(&sums, |out| network.write_coherence(checksum, rate, out))?;
     }
     Ok(())
 }
@@ -154,9 +155,14 @@ pub enum CoherenceFileError {
 }
 
 /// Reads the coherence sums kept beside `weights` into `network` (read from that file, and
-/// tracking coherence). On any error the sums stay zero and the file is left as it is: training
-/// then starts the sums anew and replaces the file at its first checkpoint.
-pub fn read_coherence(weights: &Path, network: &mut Network) -> Result<(), CoherenceFileError> {
+/// tracking coherence), and returns the rate they were gathered at (`None` from a file of
+/// power11 0.3.1 or before, which did not keep it). On any error the sums stay zero and the
+/// file is left as it is: training then starts the sums anew and replaces the file at its
+/// first checkpoint.
+pub fn read_coherence(
+    weights: &Path,
+    network: &mut Network,
+) -> Result<Option<f32>, CoherenceFileError> {
     let path = coherence_path(weights);
     let unusable = |source| CoherenceFileError::Unusable {
         path: path.clone(),

@@ -514,7 +514,7 @@ fn checkpoint(
         let out = config.out.display().to_string();
         return Err(TrainError::Diverged(weight, out));
     }
-    write_weights(&config.out, network).map_err(TrainError::File)?;
+    write_weights(&config.out, network, last.rate).map_err(TrainError::File)?;
     Ok(now)
 }
 

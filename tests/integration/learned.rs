@@ -304,6 +304,46 @@ fn resume_goes_on_training_the_same_network() {
     );
 }
 
+/// Regression (hostile-user review): a run whose sums started anew on a trained network goes on
+/// at the low rate it chose; the next `--resume` found those young sums and went back to the
+/// default 0.25, whose whole steps undo a trained network. The rate a run learned at is kept
+/// with its sums, and a resume without `--rate` goes on at it.
+#[test]
+fn resume_goes_on_at_the_rate_the_sums_were_gathered_at() {
+    let run = Run::new();
+    train(&run, "w.p11w", "200");
+    std::fs::remove_file(run.path("w.p11w.coherence")).unwrap();
+    let anew = resume_with(&run, "w.p11w", "20", &[]);
+    assert!(
+        anew.stderr
+            .contains("the coherence sums start anew, at rate 0.01")
+            && anew
+                .stdout
+                .contains("temporal coherence, rewinds, rate 0.01\n"),
+        "{}{}",
+        anew.stderr,
+        anew.stdout
+    );
+    let again = resume_with(&run, "w.p11w", "20", &[]);
+    assert!(
+        again.stderr.contains(
+            "the coherence sums go on from w.p11w.coherence, at rate 0.01, the rate they were gathered at"
+        ) && again.stdout.contains("temporal coherence, rewinds, rate 0.01\n"),
+        "{}{}",
+        again.stderr,
+        again.stdout
+    );
+    // `--rate` still decides, and what it chose is what the next run goes on at.
+    let told = resume_with(&run, "w.p11w", "20", &["--rate", "0.05"]);
+    assert!(told.stdout.contains("rate 0.05\n"), "{}", told.stdout);
+    let after = resume_with(&run, "w.p11w", "20", &[]);
+    assert!(after.stdout.contains("rate 0.05\n"), "{}", after.stdout);
+    // A run from scratch gathers its sums at the default rate, and goes on at it.
+    train(&run, "fresh.p11w", "50");
+    let fresh = resume_with(&run, "fresh.p11w", "20", &[]);
+    assert!(fresh.stdout.contains("rate 0.25\n"), "{}", fresh.stdout);
+}
+
 #[test]
 fn resume_goes_on_with_the_coherence_sums_kept_beside_the_weights() {
     let run = Run::new();

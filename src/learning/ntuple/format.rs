@@ -23,7 +23,9 @@ use std::sync::{Mutex, OnceLock};
 /// The magic bytes a coherence file starts with.
 pub const COHERENCE_MAGIC: &[u8; 8] = b"P11COHER";
 /// The coherence-file format this program writes.
-pub(super) const COHERENCE_FORMAT: u32 = 2;
+pub(super) const COHERENCE_FORMAT: u32 = 3;
+/// The coherence-file format before the rate was kept: the same but for it (still read).
+const COHERENCE_FORMAT_NO_RATE: u32 = 2;
 /// The first coherence-file format: every stage's sums, dense and uncompressed (still read).
 const COHERENCE_FORMAT_DENSE: u32 = 1;
 
@@ -172,12 +174,17 @@ impl Network {
     }
 
     /// Writes the coherence sums (nothing, if training does not track them) for the weight file
-    /// whose checksum is `weights_checksum`: magic `P11COHER`, a format version, that checksum,
-    /// the number of weights, a byte whose bit `k` says stage `k`'s sums are stored, a zstd
-    /// frame of those stages' sums (each weight's two sums in its `u64`, rounded to 8
+    /// whose checksum is `weights_checksum`, gathered by a run learning at `rate`: magic
+    /// `P11COHER`, a format version, that checksum, the number of weights, a byte whose bit `k`
+    /// says stage `k`'s sums are stored, the rate (`f32`), a zstd frame of those stages' sums (each weight's two sums in its `u64`, rounded to 8
     /// significant bits, byte split like the weights) and a CRC-32 of
     /// everything before it. Streamed, so that the sums are never copied in memory.
-    pub fn write_coherence(&self, weights_checksum: u32, out: &mut dyn Write) -> io::Result<()> {
+    pub fn write_coherence(
+        &self,
+        weights_checksum: u32,
+        rate: f32,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
         let Some(stages) = &self.coherence else {
             return Ok(());
         };
@@ -197,6 +204,7 @@ impl Network {
             .filter(|(_, s)| s.get().is_some())
             .fold(0u8, |mask, (k, _)| mask | (1 << k));
         out.write_all(&[mask])?;
+        out.write_all(&rate.to_le_bytes())?;
         let mut encoder = zstd::Encoder::new(out, DEFAULT_LEVEL)?;
         let mut block = Vec::with_capacity(8 * BLOCK);
         for sums in stored {
@@ -218,15 +226,16 @@ impl Network {
     }
 
     /// Reads the coherence sums [`Network::write_coherence`] wrote (or an earlier power11's
-    /// format 1), into a network that tracks coherence and was read from the weight file whose
-    /// checksum is `weights_checksum`. The whole input is checked (magic, format, that
-    /// checksum, the size, the stages, the CRC-32, nothing after it); on any failure the sums
-    /// are all zero again, never half-read.
+    /// formats 1 and 2), into a network that tracks coherence and was read from the weight file
+    /// whose checksum is `weights_checksum`, and returns the rate they were gathered at (`None`
+    /// from a file of an earlier format, which did not keep it). The whole input is checked
+    /// (magic, format, that checksum, the size, the stages, the rate, the CRC-32, nothing after
+    /// it); on any failure the sums are all zero again, never half-read.
     pub fn read_coherence(
         &mut self,
         weights_checksum: u32,
         input: &mut dyn BufRead,
-    ) -> Result<(), CoherenceError> {
+    ) -> Result<Option<f32>, CoherenceError> {
         let Some(stages) = &self.coherence else {
             return Err(CoherenceError::NotTracked);
         };
@@ -778,12 +787,13 @@ fn read_counters(reader: &mut Reader<'_>) -> Result<Training, NetworkError> {
     })
 }
 
-/// The body of [`Network::read_coherence`]: fills the sums from `input` as it checks it.
+/// The body of [`Network::read_coherence`]: fills the sums from `input` as it checks it, and
+/// returns the rate they were gathered at, if the file keeps it.
 fn read_sums(
     network: &Network,
     weights_checksum: u32,
     input: &mut dyn BufRead,
-) -> Result<(), CoherenceError> {
+) -> Result<Option<f32>, CoherenceError> {
     let mut input = Hashing::new(input);
     let mut header = [0u8; 24];
     input.read_exact(&mut header).map_err(|e| match e.kind() {
@@ -795,7 +805,13 @@ fn read_sums(
     }
     let word = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().expect("4 bytes"));
     let format = word(8);
-    if format != COHERENCE_FORMAT && format != COHERENCE_FORMAT_DENSE {
+    if ![
+        COHERENCE_FORMAT,
+        COHERENCE_FORMAT_NO_RATE,
+        COHERENCE_FORMAT_DENSE,
+    ]
+    .contains(&format)
+    {
         return Err(CoherenceError::Version(format));
     }
     let written_for = word(12);
@@ -812,6 +828,7 @@ fn read_sums(
         .coherence
         .as_ref()
         .ok_or(CoherenceError::NotTracked)?;
+    let mut rate = None;
     if format == COHERENCE_FORMAT_DENSE {
         // Every stage's sums; those of a stage without weights of its own are all zero.
         let every = (1u8 << stages.len()) - 1;
@@ -824,6 +841,16 @@ fn read_sums(
         input.read_exact(&mut mask).map_err(cut_is_damage)?;
         if u32::from(mask[0]) >= 1 << stages.len() {
             return Err(CoherenceError::Checksum);
+        }
+        if format == COHERENCE_FORMAT {
+            let mut word = [0u8; 4];
+            input.read_exact(&mut word).map_err(cut_is_damage)?;
+            let value = f32::from_le_bytes(word);
+            // No run learns at a rate outside this (`train --rate` takes at most 0.25).
+            if !(value > 0.0 && value <= 1.0) {
+                return Err(CoherenceError::Checksum);
+            }
+            rate = Some(value);
         }
         let mut decoder = zstd::Decoder::with_buffer(&mut input)
             .map_err(cut_is_damage)?
@@ -847,7 +874,7 @@ fn read_sums(
     if u32::from_le_bytes(sum) != expected || input.inner.read(&mut after)? != 0 {
         return Err(CoherenceError::Checksum);
     }
-    Ok(())
+    Ok(rate)
 }
 
 /// Reads the sums of the stages `stored` marks (bit `k`: stage `k`) from `input` into the

@@ -197,7 +197,7 @@ pub enum CoherenceError {
     #[error("not a power11 coherence file")]
     NotCoherence,
     /// A coherence file of a format this program does not read.
-    #[error("coherence file format {0}, this program reads format {COHERENCE_FORMAT}")]
+    #[error("coherence file format {0}, this program reads formats 1 to {COHERENCE_FORMAT}")]
     Version(u32),
     /// The sums were written beside other weights: an older checkpoint's, or another network's.
     #[error(
@@ -956,7 +956,7 @@ mod tests {
         };
         let network = trained(&[8.0, -4.0, 6.0]);
         let mut bytes = Vec::new();
-        network.write_coherence(0xABCD, &mut bytes).unwrap();
+        network.write_coherence(0xABCD, 0.125, &mut bytes).unwrap();
         // Compressed: far less than the 8 bytes a weight the sums take in memory.
         let weights = TupleSet::Rows.weights_per_stage();
         assert!(bytes.len() < weights, "{} bytes", bytes.len());
@@ -971,7 +971,11 @@ mod tests {
         };
         let fresh = || trained(&[]);
         let mut read = fresh();
-        read.read_coherence(0xABCD, &mut &bytes[..]).unwrap();
+        // The rate the sums were gathered at comes back with them.
+        assert_eq!(
+            read.read_coherence(0xABCD, &mut &bytes[..]).unwrap(),
+            Some(0.125)
+        );
         // Each sum comes back rounded to 8 significant bits (a bfloat16: the low 16 bits of
         // its f32 are 0), within 2^-8 of itself.
         let rounded: Vec<u64> = sums(&network).into_iter().map(format::round_sums).collect();
@@ -1022,6 +1026,24 @@ mod tests {
         let mut newer = bytes.clone();
         newer[8] = 9;
         assert!(refused(&newer, 0xABCD).contains("format 9"));
+        // A rate no run learns at (its bytes follow the 25-byte header) is damage.
+        for rate in [0.0f32, -0.5, 2.0, f32::NAN] {
+            let mut odd = bytes.clone();
+            odd[25..29].copy_from_slice(&rate.to_le_bytes());
+            let body = odd.len() - 4;
+            let sum = crc32fast::hash(&odd[..body]);
+            odd[body..].copy_from_slice(&sum.to_le_bytes());
+            assert!(refused(&odd, 0xABCD).contains("damaged"), "{rate}");
+        }
+        // Format 2 (power11 0.3.1): the same without the rate, read as sums of no known rate.
+        let mut two = bytes[..25].to_vec();
+        two[8] = 2;
+        two.extend_from_slice(&bytes[29..bytes.len() - 4]);
+        let sum = crc32fast::hash(&two);
+        two.extend_from_slice(&sum.to_le_bytes());
+        let mut old = fresh();
+        assert_eq!(old.read_coherence(0xABCD, &mut &two[..]).unwrap(), None);
+        assert!(sums(&old) == rounded);
         let mut bigger = Network::new(TupleSet::Rows, Stages::split_at(&[6]).unwrap());
         bigger.track_coherence();
         let error = bigger.read_coherence(0xABCD, &mut &bytes[..]).unwrap_err();
@@ -1029,7 +1051,7 @@ mod tests {
         // A network that does not track coherence writes nothing and reads nothing.
         let mut plain = Network::new(TupleSet::Rows, Stages::single());
         let mut none = Vec::new();
-        plain.write_coherence(1, &mut none).unwrap();
+        plain.write_coherence(1, 0.25, &mut none).unwrap();
         assert!(none.is_empty());
         assert!(matches!(
             plain.read_coherence(0xABCD, &mut &bytes[..]),
