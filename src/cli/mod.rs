@@ -126,10 +126,19 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
     }
 }
 
-/// An `--out` file's directory must be there: power11 makes its own data directory, but a
-/// directory the user names that does not exist is most likely a typo, and making it would hide
-/// the file where they will not look. Through a link, the directory of the file it names.
+/// An `--out` file's directory must be there, and take a file, before the work whose end writes
+/// it: power11 makes its own data directory, but a directory the user names that does not exist
+/// is most likely a typo, and making it would hide the file where they will not look. Through a
+/// link, the directory of the file it names.
 fn check_out_directory(out: &Path, flag: &str) -> anyhow::Result<()> {
+    check_out_directory_is_there(out, flag)?;
+    crate::files::save::check_writable_beside(out, false)
+        .map_err(|reason| UsageError(format!("cannot write {flag} {}: {reason}", out.display())))?;
+    Ok(())
+}
+
+/// The first half of [`check_out_directory`]: the directory is there.
+fn check_out_directory_is_there(out: &Path, flag: &str) -> anyhow::Result<()> {
     // `sub/` names a directory: the file's name would be `sub`, and a rename onto `sub/` fails
     // at the end of the work, not before it.
     if out

@@ -1,7 +1,7 @@
 //! Pictures (`--plot FILE.svg`): written atomically, and only over a picture.
 
 use crate::files::bounded::read_regular;
-use crate::files::save::{FileError, write_atomic};
+use crate::files::save::{FileError, check_replaceable, resolve_links, write_atomic};
 use std::path::Path;
 use thiserror::Error;
 
@@ -24,18 +24,22 @@ pub fn write_svg(path: &Path, svg: &str) -> Result<(), PictureError> {
     Ok(())
 }
 
-/// Whether a picture may be drawn at `path` (nothing there, or an SVG picture), checked before
-/// a long run as well as when it is written.
+/// Whether a picture may be drawn at `path` (nothing there, or an SVG picture that is not
+/// read-only), checked before a long run as well as when it is written.
 pub fn check_svg_target(path: &Path) -> Result<(), PictureError> {
     if std::fs::symlink_metadata(path).is_err() {
         return Ok(());
     }
     let is_svg = read_regular(path, 64 << 20).is_ok_and(|bytes| is_svg(&bytes));
-    if is_svg {
-        Ok(())
-    } else {
-        Err(PictureError::NotAPicture(path.to_path_buf()))
+    if !is_svg {
+        return Err(PictureError::NotAPicture(path.to_path_buf()));
     }
+    let target = resolve_links(path).map_err(|error| FileError::Io {
+        path: path.to_path_buf(),
+        error,
+    })?;
+    check_replaceable(path, &target)?;
+    Ok(())
 }
 
 /// Whether `bytes` are an SVG document: its root element, `<svg`, comes first, after at most

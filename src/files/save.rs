@@ -212,21 +212,7 @@ pub fn write_atomic_with(
         error: source,
     };
     let target = resolve_links(path).map_err(io_error)?;
-    // A device or a FIFO (a link to /dev/null, say) is not a file to replace; a read-only
-    // file was protected on purpose (renaming over it would succeed, as the directory decides).
-    match std::fs::metadata(&target) {
-        Ok(meta) if !meta.is_file() => {
-            return Err(FileError::NotRegular {
-                path: path.to_path_buf(),
-            });
-        }
-        Ok(meta) if meta.permissions().readonly() => {
-            return Err(FileError::ReadOnly {
-                path: path.to_path_buf(),
-            });
-        }
-        _ => {}
-    }
+    check_replaceable(path, &target)?;
     let dir = directory_of(&target);
     let name = target
         .file_name()
@@ -373,6 +359,23 @@ fn remove_abandoned(dir: &Path, prefix: &str) {
         {
             let _ = std::fs::remove_file(&path);
         }
+    }
+}
+
+/// Whether [`write_atomic`] may replace what `path` (whose links lead to `target`) names:
+/// nothing there, or a regular file that is not read-only. A device or a FIFO (a link to
+/// /dev/null, say) is not a file to replace; a read-only file was protected on purpose
+/// (renaming over it would succeed, as the directory decides). Checked again before a long run
+/// whose end writes the file.
+pub(crate) fn check_replaceable(path: &Path, target: &Path) -> Result<(), FileError> {
+    match std::fs::metadata(target) {
+        Ok(meta) if !meta.is_file() => Err(FileError::NotRegular {
+            path: path.to_path_buf(),
+        }),
+        Ok(meta) if meta.permissions().readonly() => Err(FileError::ReadOnly {
+            path: path.to_path_buf(),
+        }),
+        _ => Ok(()),
     }
 }
 

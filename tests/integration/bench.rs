@@ -683,4 +683,22 @@ fn plot_never_draws_over_a_page_that_only_mentions_svg_and_says_what_it_cannot_u
         );
         assert!(ran.stdout.is_empty(), "no game was played: {}", ran.stdout);
     }
+    // Regression (hostile-user review): a picture protected with `chmod a-w` was found only
+    // after every game (exit 1); it is refused before them, and left as it is.
+    let mut permissions = std::fs::metadata(run.path("old.svg"))
+        .unwrap()
+        .permissions();
+    permissions.set_readonly(true);
+    std::fs::set_permissions(run.path("old.svg"), permissions).unwrap();
+    let before = std::fs::read(run.path("old.svg")).unwrap();
+    let ran = plot("old.svg");
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("old.svg: the file is read-only; it is left alone"),
+        "{}",
+        ran.stderr
+    );
+    assert!(ran.stdout.is_empty(), "no game was played: {}", ran.stdout);
+    assert_eq!(std::fs::read(run.path("old.svg")).unwrap(), before);
 }
