@@ -6,7 +6,8 @@ use super::{UsageError, check_out_directory};
 use crate::files::best::data_dir;
 use crate::files::save::check_writable_beside;
 use crate::files::weights::{
-    WeightsFileError, coherence_path, default_path, read_coherence, read_weights, shipped_network,
+    CoherenceFileError, WeightsFileError, coherence_path, default_path, read_coherence,
+    read_weights, shipped_network,
 };
 use crate::learning::ntuple::{COHERENCE_MAGIC, WEIGHTS_MAGIC, WeightUse};
 use crate::model::named::Named;
@@ -235,6 +236,8 @@ fn weights_out(args: &TrainArgs) -> anyhow::Result<PathBuf> {
 /// yet), refused (exit 2) if it is not the one the arguments describe (tuple set, stages, a
 /// `--start-at` tile among its splits).
 fn resumed_network(args: &TrainArgs, out: &Path) -> anyhow::Result<Network> {
+    // What the refusals below name: the file, or the shipped network when there is none.
+    let mut holder = out.display().to_string();
     let network = match read_weights(out, WeightUse::Training) {
         Ok(network) => network,
         // Nothing trained here yet: go on from the network the player plays without one.
@@ -247,14 +250,15 @@ fn resumed_network(args: &TrainArgs, out: &Path) -> anyhow::Result<Network> {
                 out.display(),
                 network.description()
             );
+            holder =
+                format!("the network shipped in power11 (resumed as {holder} does not exist yet)");
             network
         }
         Err(e) => return Err(UsageError(format!("--resume: {e}")).into()),
     };
     if let Some(set) = args.tuples.filter(|&set| set != network.tuple_set()) {
         let message = format!(
-            "{} holds a network of tuple set {}, not {}",
-            out.display(),
+            "{holder} holds a network of tuple set {}, not {}",
             network.tuple_set().name(),
             set.name()
         );
@@ -262,8 +266,7 @@ fn resumed_network(args: &TrainArgs, out: &Path) -> anyhow::Result<Network> {
     }
     if let Some(stages) = args.stages.as_ref().filter(|&s| s != network.stages()) {
         let message = format!(
-            "{} holds a network with {}, not {stages}",
-            out.display(),
+            "{holder} holds a network with {}, not {stages}",
             network.stages()
         );
         return Err(UsageError(message).into());
@@ -276,9 +279,8 @@ fn resumed_network(args: &TrainArgs, out: &Path) -> anyhow::Result<Network> {
         // stage also values the boards before the tile.
         let tile = 1u64 << exponent;
         let message = format!(
-            "--start-at {tile}: the network in {} has {}, and late-stage training must \
+            "--start-at {tile}: {holder} has {}, and late-stage training must \
              start at one of its splits (a stage that starts at {tile})",
-            out.display(),
             network.stages()
         );
         return Err(UsageError(message).into());
@@ -341,8 +343,12 @@ fn schedule_for(args: &TrainArgs, out: &Path, network: &mut Network) -> Schedule
                     if args.rate.is_none() {
                         rate = FRESH_SUMS_RATE;
                     }
+                    let fate = match e {
+                        CoherenceFileError::Missing(_) => "written",
+                        CoherenceFileError::Unusable { .. } => "replaced",
+                    };
                     format!(
-                        "{e}: the coherence sums start anew, at rate {rate} (the file is replaced \
+                        "{e}: the coherence sums start anew, at rate {rate} (the file is {fate} \
                          at the first checkpoint)"
                     )
                 }

@@ -1154,11 +1154,27 @@ fn resume_without_a_network_goes_on_from_the_shipped_one() {
     );
     // Its coherence sums start anew, at a low rate (whole steps at 0.25 undo it).
     assert!(
-        ran.stderr
-            .contains("the coherence sums start anew, at rate 0.01")
-            && ran.stderr.contains("rate 0.01, seed 3"),
+        ran.stderr.contains(
+            "mine.p11w.coherence is not there: the coherence sums start anew, at rate 0.01 (the file is written at the first checkpoint)"
+        ) && ran.stderr.contains("rate 0.01, seed 3"),
         "{}",
         ran.stderr
+    );
+    // Other tuples than the shipped network's are refused naming it, not a file that is not
+    // there (regression: "new.p11w holds a network of tuple set 4x6").
+    let other = run.run(
+        &[
+            "train", "--resume", "--games", "5", "--tuples", "2x4", "--out", "new.p11w",
+        ],
+        "",
+    );
+    assert_eq!(other.code, 2, "{}", other.stderr);
+    assert!(
+        other.stderr.contains(
+            "the network shipped in power11 (resumed as new.p11w does not exist yet) holds a network of tuple set 4x6, not 2x4"
+        ),
+        "{}",
+        other.stderr
     );
     let mine = Network::from_bytes(&std::fs::read(run.path("mine.p11w")).unwrap()).unwrap();
     assert_eq!(mine.training().games, shipped.training().games + 5);
