@@ -68,6 +68,12 @@ pub enum MergeError {
     /// Parts whose totals do not fit a report: edited by hand.
     #[error("the reports add up to more moves or seconds than a report holds")]
     TooLarge,
+    /// A directory where a report was named (a shell glob of the wrong level, say).
+    #[error("{}: a directory, not a bench report (name the reports in it: {}/*.json)", path.display(), path.display())]
+    Directory {
+        /// The directory.
+        path: PathBuf,
+    },
     /// A file larger than any report: not one, and not read whole.
     #[error("{}: larger than any bench report can be (64 MiB)", path.display())]
     TooLargeFile {
@@ -100,7 +106,10 @@ pub fn read_report(path: &Path) -> Result<BenchReport, MergeError> {
     // file's size before: `/dev/zero` or a huge file is refused without filling the memory.
     let bytes = read_stream(path, MAX_REPORT_BYTES).map_err(|e| match e {
         BoundedReadError::Io(source) => read_error(source),
-        BoundedReadError::NotRegular | BoundedReadError::TooLarge(_) => too_large(),
+        BoundedReadError::NotRegular => MergeError::Directory {
+            path: path.to_path_buf(),
+        },
+        BoundedReadError::TooLarge(_) => too_large(),
     })?;
     // Editors on some systems start a file with a byte-order mark: it is not damage.
     let json = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);

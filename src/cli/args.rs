@@ -157,7 +157,7 @@ pub(super) struct CompactArgs {
     #[arg(long, value_name = "FILE")]
     pub(super) out: PathBuf,
 
-    /// The share of nonzero weights kept, the largest in size (0 to 1).
+    /// The share of nonzero weights kept, the largest in size (above 0, at most 1).
     #[arg(long, value_name = "SHARE", default_value_t = 1.0, value_parser = parse_share)]
     pub(super) keep: f64,
 
@@ -178,8 +178,11 @@ pub(super) struct CompactArgs {
 /// A share from 0 to 1.
 fn parse_share(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
-        _ => Err(format!("a share is a number from 0 to 1, not '{text}'")),
+        // Keeping none would write a network of zeros, which plays at random.
+        Ok(v) if v > 0.0 && v <= 1.0 => Ok(v),
+        _ => Err(format!(
+            "a share is a number above 0, at most 1, not '{text}'"
+        )),
     }
 }
 

@@ -32,10 +32,13 @@ pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError
 }
 
 /// The bytes of `path`, which may be a stream (a pipe, `<(...)`), up to `limit`: a regular
-/// file larger than that is refused before it is read, a stream as soon as it passes it.
+/// file larger than that is refused before it is read, a stream as soon as it passes it, and a
+/// directory ([`BoundedReadError::NotRegular`]) at once.
 pub fn read_stream(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError> {
     let file = File::open(path).map_err(BoundedReadError::Io)?;
     let size = match file.metadata() {
+        // A directory opens, but has no bytes to read.
+        Ok(meta) if meta.is_dir() => return Err(BoundedReadError::NotRegular),
         Ok(meta) if meta.is_file() && meta.len() > limit => {
             return Err(BoundedReadError::TooLarge(meta.len()));
         }

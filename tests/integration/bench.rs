@@ -261,6 +261,14 @@ fn reports_that_cannot_merge_are_refused_with_the_file_and_the_reason() {
             "power11: /dev/zero: larger than any bench report can be (64 MiB)\n"
         );
     }
+    // Regression (hostile-user review): a directory said only "Is a directory (os error 21)".
+    std::fs::create_dir(run.path("reports")).unwrap();
+    let ran = run.run(&["bench", "merge", "reports"], "");
+    assert_eq!(ran.code, 2);
+    assert_eq!(
+        ran.stderr,
+        "power11: reports: a directory, not a bench report (name the reports in it: reports/*.json)\n"
+    );
     // A save file is not a report either; the message names the file.
     let ran = run.run(&["bench", "merge", &good], "");
     assert_eq!(ran.code, 2);

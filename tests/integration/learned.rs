@@ -1265,6 +1265,27 @@ fn train_plot_draws_the_learning_curve_with_its_checkpoints() {
 fn compact_writes_a_smaller_network_that_plays_and_never_replaces_a_file() {
     let run = Run::new();
     train(&run, "w.p11w", "300");
+    // Regression (hostile-user review): keeping no weight at all wrote a network of zeros.
+    let ran = run.run(
+        &[
+            "compact",
+            "--weights",
+            "w.p11w",
+            "--out",
+            "none.p11w",
+            "--keep",
+            "0",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("a share is a number above 0, at most 1, not '0'"),
+        "{}",
+        ran.stderr
+    );
+    assert!(!run.path("none.p11w").exists());
     // Regression (hostile-user review): a directory that takes no file (not even root's) was
     // found after the work (exit 1); it is refused before it, naming the flag.
     if cfg!(target_os = "linux") {
