@@ -1422,3 +1422,25 @@ fn a_game_by_hand_reads_the_network_only_when_it_asks_the_player() {
     );
     assert_eq!(advised.stdout.matches("Advice: ").count(), 2);
 }
+
+/// Regression (hostile-user review): `--weights` with 3x3 rules said "the expectimax player has
+/// none", naming a player the user never chose.
+#[test]
+fn weights_with_rules_the_learned_player_does_not_play_say_why() {
+    let run = Run::new();
+    train(&run, "w.p11w", "20");
+    let ran = run.run(&["--weights", "w.p11w", "--variant", "mini"], "");
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert_eq!(
+        ran.stderr,
+        "power11: --weights is the learned player's network, but with these rules and flags the player is the expectimax one (the learned player plays 4x4 boards, without --ms-per-move; name it with --player learned)\n"
+    );
+    // Naming another player is refused as before.
+    let ran = run.run(&["--weights", "w.p11w", "--player", "expectimax"], "");
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("the expectimax player has none"),
+        "{}",
+        ran.stderr
+    );
+}
