@@ -176,6 +176,15 @@ pub(super) struct CompactArgs {
 }
 
 /// A share from 0 to 1.
+/// A count of games or moves: a whole number from 1 (clap's own range message reads
+/// `1..18446744073709551615`, which looks like a range that excludes its end).
+fn parse_count(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("'{text}' is not a count (a whole number from 1)")),
+    }
+}
+
 fn parse_share(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         // Keeping none would write a network of zeros, which plays at random.
@@ -210,7 +219,7 @@ pub(super) struct TrainArgs {
     pub(super) minutes: Option<f64>,
 
     /// Train for this many games (with --threads 1 and --seed, the result is reproducible).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_count)]
     pub(super) games: Option<u64>,
 
     /// Worker threads (default: all cores).
@@ -428,7 +437,7 @@ pub(super) struct BenchArgs {
     pub(super) player: Option<PlayerKind>,
 
     /// How many games.
-    #[arg(long, value_name = "N", allow_negative_numbers = true, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, default_value_t = 100, value_parser = parse_count)]
     pub(super) games: u64,
 
     /// Play games K..K+N of the run --seed defines (a long run split into parts; add up
@@ -460,7 +469,7 @@ pub(super) struct BenchArgs {
     pub(super) seed: Option<u64>,
 
     /// Stop a game after this many attempted moves.
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_count)]
     pub(super) max_moves: Option<u64>,
 
     /// Expectimax or learned: search this many moves deep instead of adapting the depth
