@@ -196,6 +196,15 @@ Score: 4
             save_error(&bad_score).to_string(),
             "line 1: bad score 'four': expected a whole number"
         );
+        // Regression (hostile-user review): a whole number too large was "not a whole number".
+        let huge = EXAMPLE.replace("Score: 4", &format!("Score: {}", "9".repeat(45)));
+        assert_eq!(
+            save_error(&huge).to_string(),
+            format!(
+                "line 1: bad score '{}...': a whole number too large for a score (at most 2^127 - 1)",
+                "9".repeat(30)
+            )
+        );
         let no_score = EXAMPLE.replace("Score: 4\n", "");
         assert!(matches!(
             save_error(&no_score).problem,

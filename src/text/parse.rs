@@ -21,6 +21,9 @@ pub enum Problem {
     /// The score is not an integer.
     #[error("bad score '{0}': expected a whole number")]
     BadScore(String),
+    /// The score is a whole number past what any game scores (a 128-bit integer).
+    #[error("bad score '{0}': a whole number too large for a score (at most 2^127 - 1)")]
+    ScoreTooLarge(String),
     /// A board does not start with its frame.
     #[error("expected a line of '#' (the top of a board), found '{0}'")]
     ExpectedTopFrame(String),
@@ -185,9 +188,16 @@ fn parse_framed(lines: &[&str], require_score: bool) -> Result<Timeline, ParseEr
         }
         let score = match score_line(lines[i]) {
             Some(text) => {
-                let score = text
-                    .parse::<Score>()
-                    .or_else(|_| fail(i + 1, Problem::BadScore(shorten(text))))?;
+                let score = text.parse::<Score>().or_else(|e| {
+                    let problem = match e.kind() {
+                        std::num::IntErrorKind::PosOverflow
+                        | std::num::IntErrorKind::NegOverflow => {
+                            Problem::ScoreTooLarge(shorten(text))
+                        }
+                        _ => Problem::BadScore(shorten(text)),
+                    };
+                    fail(i + 1, problem)
+                })?;
                 let score_at = i;
                 i += 1;
                 // Blank lines may stand between a score and its board too.
