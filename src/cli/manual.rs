@@ -94,11 +94,25 @@ pub(super) fn print_man_page(path: &[String]) -> anyhow::Result<()> {
         }
         page.extend_from_slice(b".fi\n");
     }
+    page.extend_from_slice(EXIT_STATUS.as_bytes());
     if has_version {
         man.render_version_section(&mut page)?;
     }
     write_stdout(&page)
 }
+
+/// What every page says of the exit codes (as docs/guide.md's "Exit codes" does).
+const EXIT_STATUS: &str = ".SH \"EXIT STATUS\"
+.TP
+0
+Success; also the end of the input at any prompt, and standard output closed early.
+.TP
+2
+Bad arguments, flags that contradict each other, or a file named on the command line that cannot be used (refused before any work).
+.TP
+1
+Any other failure.
+";
 
 /// The date of this version's release, as its manual pages give it (and CHANGELOG.md, which a
 /// test compares).

@@ -105,10 +105,13 @@ fn the_manual_page_is_roff_with_every_flag_and_command() {
         "OPTIONS",
         "SUBCOMMANDS",
         "\"KEYS, FILES AND EXAMPLES\"",
+        "\"EXIT STATUS\"",
         "VERSION",
     ] {
         assert!(page.contains(&format!("\n.SH {section}\n")), "{section}");
     }
+    // Regression (hostile-user review): no page said what the exit codes mean.
+    assert!(page.contains("\n.TP\n2\nBad arguments"), "{page}");
     // roff writes a flag's hyphens as `\-`.
     for flag in [
         "variant", "size", "goal", "spawn", "score", "fill", "seed", "board", "autoplay", "player",
@@ -140,6 +143,7 @@ fn each_command_has_its_page() {
         let ran = run(&args, "");
         assert_eq!(ran.code, 0, "{path:?}: {}", ran.stderr);
         assert!(ran.stdout.contains(&format!(".TH {title} 1 ")), "{path:?}");
+        assert!(ran.stdout.contains("\n.SH \"EXIT STATUS\"\n"), "{path:?}");
         assert!(
             ran.stdout.contains(&format!("\\fB\\-\\-{flag}\\fR")),
             "{path:?}"
