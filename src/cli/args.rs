@@ -175,16 +175,18 @@ pub(super) struct CompactArgs {
     pub(super) level: i32,
 }
 
-/// A share from 0 to 1.
 /// A count of games or moves: a whole number from 1 (clap's own range message reads
 /// `1..18446744073709551615`, which looks like a range that excludes its end).
 fn parse_count(text: &str) -> Result<u64, String> {
     match text.parse::<u64>() {
         Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!("'{text}' is not a count (a whole number from 1)")),
+        _ => Err(format!(
+            "'{text}' is not a count (a whole number from 1 to 18446744073709551615)"
+        )),
     }
 }
 
+/// A share of weights kept: above 0 (none kept is a network of zeros), at most 1.
 fn parse_share(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         // Keeping none would write a network of zeros, which plays at random.
@@ -272,9 +274,10 @@ pub(super) struct TrainArgs {
     /// The learning rate (at most 0.25: each update moves a 4x6 network's value by 4 x rate x
     /// its error, so higher rates overshoot). It stays as it is, each weight's temporal
     /// coherence lowering its own; with --no-coherence it falls to a tenth of it over the first
-    /// four fifths of the budget and stays there for the last fifth [default: 0.25; 0.01 when
-    /// --resume starts the coherence sums anew (the shipped network, or sums lost), as whole
-    /// steps at 0.25 undo a trained network; 0.1 with --no-coherence]
+    /// four fifths of the budget and stays there for the last fifth [default: 0.25; with
+    /// --resume, the rate the coherence sums were gathered at, or 0.01 when it starts them anew
+    /// (the shipped network, or sums lost), as whole steps at 0.25 undo a trained network; 0.1
+    /// with --no-coherence]
     #[arg(long, value_name = "A", allow_negative_numbers = true, value_parser = parse_rate)]
     pub(super) rate: Option<f32>,
 

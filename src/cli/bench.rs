@@ -5,7 +5,6 @@ use super::player::{Loading, player_for};
 use super::{StandardOutput, UsageError, check_out_directory};
 use crate::bench::{self, BenchConfig};
 use crate::files::pictures::{check_svg_target, write_svg};
-use crate::files::save::check_writable_beside;
 use crate::model::named::Named;
 use crate::model::random::os_seed;
 use crate::players::playout::default_attempt_limit;
@@ -106,9 +105,6 @@ pub(super) fn check_plot(plot: Option<&Path>) -> anyhow::Result<()> {
     if let Some(path) = plot {
         check_out_directory(path, "--plot")?;
         check_svg_target(path).map_err(|e| UsageError(e.to_string()))?;
-        check_writable_beside(path, false).map_err(|reason| {
-            UsageError(format!("cannot write --plot {}: {reason}", path.display()))
-        })?;
     }
     Ok(())
 }

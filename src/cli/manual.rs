@@ -107,11 +107,14 @@ const EXIT_STATUS: &str = ".SH \"EXIT STATUS\"
 0
 Success; also the end of the input at any prompt, and standard output closed early.
 .TP
+1
+A failure while working (a file that cannot be written, say).
+.TP
 2
 Bad arguments, flags that contradict each other, or a file named on the command line that cannot be used (refused before any work).
 .TP
-1
-Any other failure.
+130
+A second interrupt (Ctrl-C) while training, which ends it at once (the first stops it at its next checkpoint).
 ";
 
 /// The date of this version's release, as its manual pages give it (and CHANGELOG.md, which a

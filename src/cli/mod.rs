@@ -132,6 +132,12 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
 /// link, the directory of the file it names.
 fn check_out_directory(out: &Path, flag: &str) -> anyhow::Result<()> {
     check_out_directory_is_there(out, flag)?;
+    check_out_writable(out, flag)
+}
+
+/// The second half of [`check_out_directory`]: the directory takes the temporary file the
+/// output is written through.
+fn check_out_writable(out: &Path, flag: &str) -> anyhow::Result<()> {
     crate::files::save::check_writable_beside(out, false)
         .map_err(|reason| UsageError(format!("cannot write {flag} {}: {reason}", out.display())))?;
     Ok(())

@@ -68,7 +68,7 @@ pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
     let kind = named.unwrap_or_else(|| PlayerKind::default_for(&sizes, &tuned));
     if named.is_none() && cli.weights.is_some() && kind != PlayerKind::Learned {
         return Err(UsageError(format!(
-            "--weights is the learned player's network, but with these rules and flags the player is the {} one (the learned player plays 4x4 boards, without --ms-per-move; name it with --player learned)",
+            "--weights is the learned player's network, but with these rules and flags the player is the {} one (the learned player plays 4x4 boards, without --ms-per-move and at most --depth 4; name it with --player learned)",
             kind.name()
         ))
         .into());

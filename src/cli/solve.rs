@@ -1,8 +1,9 @@
 //! `power11 solve`: the exact 3x3 solver's table, read if it is there, else solved and written.
 
 use super::args::SolveArgs;
-use super::{StandardOutput, UsageError, check_out_directory};
+use super::{StandardOutput, UsageError, check_out_directory_is_there, check_out_writable};
 use crate::files::best::data_dir;
+use crate::files::save::check_writable_beside;
 use crate::files::solutions;
 use crate::model::rules::Rules;
 use crate::players::Solution;
@@ -25,7 +26,8 @@ pub(super) fn table_for(
     let solved = SolvedRules::of(rules).map_err(|e| UsageError(e.to_string()))?;
     let path = match out {
         Some(path) => {
-            check_out_directory(path, "--out")?;
+            // Only there: a whole table in a directory that takes no file is still read.
+            check_out_directory_is_there(path, "--out")?;
             path.to_path_buf()
         }
         None => data_dir()
@@ -43,6 +45,14 @@ pub(super) fn table_for(
                 "{e}; it is left alone (choose another --out, or remove it to solve again)"
             ))
             .into());
+        }
+    }
+    // Where the table goes must take it before the solving, not after.
+    match out {
+        Some(path) => check_out_writable(path, "--out")?,
+        None => {
+            check_writable_beside(&path, true)
+                .with_context(|| format!("cannot write {}", path.display()))?;
         }
     }
     if !io::stderr().is_terminal() {

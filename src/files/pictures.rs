@@ -27,7 +27,8 @@ pub fn write_svg(path: &Path, svg: &str) -> Result<(), PictureError> {
 /// Whether a picture may be drawn at `path` (nothing there, or an SVG picture that is not
 /// read-only), checked before a long run as well as when it is written.
 pub fn check_svg_target(path: &Path) -> Result<(), PictureError> {
-    if std::fs::symlink_metadata(path).is_err() {
+    // Nothing there, or a link to nothing (writing makes the file it names).
+    if std::fs::metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
         return Ok(());
     }
     let is_svg = read_regular(path, 64 << 20).is_ok_and(|bytes| is_svg(&bytes));

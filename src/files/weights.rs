@@ -100,7 +100,8 @@ pub fn read_weights(path: &Path, weight_use: WeightUse) -> Result<Network, Weigh
 /// tracks its temporal coherence, its sums to [`coherence_path`]`(path)`, atomically too, with
 /// the checksum of the weight file just written (a run killed between the two leaves sums that
 /// name the previous weights, which [`read_coherence`] refuses) and `rate`, the rate the run
-/// learns at, which a resumed run goes on at.
+/// learns at, which a resumed run goes on at (`train` gives the rate of its last progress
+/// report: under temporal coherence its schedule is constant).
 pub fn write_weights(path: &Path, network: &Network, rate: f32) -> Result<(), FileError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|source| FileError::Io {
@@ -156,7 +157,7 @@ pub enum CoherenceFileError {
 
 /// Reads the coherence sums kept beside `weights` into `network` (read from that file, and
 /// tracking coherence), and returns the rate they were gathered at (`None` from a file of
-/// power11 0.3.1 or before, which did not keep it). On any error the sums stay zero and the
+/// power11 0.3.0 or before, which did not keep it). On any error the sums stay zero and the
 /// file is left as it is: training then starts the sums anew and replaces the file at its
 /// first checkpoint.
 pub fn read_coherence(

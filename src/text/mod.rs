@@ -201,7 +201,7 @@ Score: 4
         assert_eq!(
             save_error(&huge).to_string(),
             format!(
-                "line 1: bad score '{}...': a whole number too large for a score (at most 2^127 - 1)",
+                "line 1: bad score '{}...': a whole number out of a score's range (-2^127 to 2^127 - 1)",
                 "9".repeat(30)
             )
         );

@@ -22,7 +22,7 @@ pub enum Problem {
     #[error("bad score '{0}': expected a whole number")]
     BadScore(String),
     /// The score is a whole number past what any game scores (a 128-bit integer).
-    #[error("bad score '{0}': a whole number too large for a score (at most 2^127 - 1)")]
+    #[error("bad score '{0}': a whole number out of a score's range (-2^127 to 2^127 - 1)")]
     ScoreTooLarge(String),
     /// A board does not start with its frame.
     #[error("expected a line of '#' (the top of a board), found '{0}'")]

@@ -709,4 +709,17 @@ fn plot_never_draws_over_a_page_that_only_mentions_svg_and_says_what_it_cannot_u
     );
     assert!(ran.stdout.is_empty(), "no game was played: {}", ran.stdout);
     assert_eq!(std::fs::read(run.path("old.svg")).unwrap(), before);
+    // A link to nothing yet is drawn through, as --out is written through (it was "not an SVG
+    // picture").
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("drawn.svg", run.path("ghost.svg")).unwrap();
+        let ran = plot("ghost.svg");
+        assert_eq!(ran.code, 0, "{}", ran.stderr);
+        assert!(
+            std::fs::read_to_string(run.path("drawn.svg"))
+                .unwrap()
+                .contains("<svg")
+        );
+    }
 }

@@ -526,15 +526,15 @@ fn a_negative_or_zero_number_is_refused_by_the_flag_it_was_given_to() {
         ),
         (
             &["bench", "--player", "random", "--max-moves", "0"],
-            "error: invalid value '0' for '--max-moves <N>': '0' is not a count (a whole number from 1)\n",
+            "error: invalid value '0' for '--max-moves <N>': '0' is not a count (a whole number from 1 to 18446744073709551615)\n",
         ),
         (
             &["bench", "--player", "random", "--games", "0"],
-            "error: invalid value '0' for '--games <N>': '0' is not a count (a whole number from 1)\n",
+            "error: invalid value '0' for '--games <N>': '0' is not a count (a whole number from 1 to 18446744073709551615)\n",
         ),
         (
             &["train", "--games", "-3"],
-            "error: invalid value '-3' for '--games <N>': '-3' is not a count (a whole number from 1)\n",
+            "error: invalid value '-3' for '--games <N>': '-3' is not a count (a whole number from 1 to 18446744073709551615)\n",
         ),
     ] {
         let ran = run(args, "");

@@ -1433,7 +1433,7 @@ fn weights_with_rules_the_learned_player_does_not_play_say_why() {
     assert_eq!(ran.code, 2, "{}", ran.stderr);
     assert_eq!(
         ran.stderr,
-        "power11: --weights is the learned player's network, but with these rules and flags the player is the expectimax one (the learned player plays 4x4 boards, without --ms-per-move; name it with --player learned)\n"
+        "power11: --weights is the learned player's network, but with these rules and flags the player is the expectimax one (the learned player plays 4x4 boards, without --ms-per-move and at most --depth 4; name it with --player learned)\n"
     );
     // Naming another player is refused as before.
     let ran = run.run(&["--weights", "w.p11w", "--player", "expectimax"], "");

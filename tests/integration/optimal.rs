@@ -202,3 +202,34 @@ fn a_damaged_table_is_reported_and_solved_again() {
         ))
         .stdout(predicate::str::contains("solved in"));
 }
+
+/// Regression (hostile-user review): a directory that takes no file (not even root's) was
+/// found after the solving; it is refused before it, naming the flag.
+#[test]
+fn solve_refuses_an_out_it_cannot_write_before_solving() {
+    if !cfg!(target_os = "linux") {
+        return;
+    }
+    let run = Run::new();
+    let ran = run.run(
+        &[
+            "solve",
+            "--size",
+            "3",
+            "--goal",
+            "16",
+            "--out",
+            "/proc/t.table",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .starts_with("power11: cannot write --out /proc/t.table: "),
+        "{}",
+        ran.stderr
+    );
+    assert!(!ran.stderr.contains("solving"), "{}", ran.stderr);
+    assert!(ran.stdout.is_empty(), "{}", ran.stdout);
+}

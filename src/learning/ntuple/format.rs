@@ -188,6 +188,13 @@ impl Network {
         let Some(stages) = &self.coherence else {
             return Ok(());
         };
+        // What no run learns at is not written: the reader would call the file damaged.
+        if !(rate > 0.0 && rate <= 1.0) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("a learning rate of {rate} (above 0, at most 1)"),
+            ));
+        }
         let mut out = Hashing::new(out);
         out.write_all(COHERENCE_MAGIC)?;
         out.write_all(&COHERENCE_FORMAT.to_le_bytes())?;

@@ -1035,7 +1035,7 @@ mod tests {
             odd[body..].copy_from_slice(&sum.to_le_bytes());
             assert!(refused(&odd, 0xABCD).contains("damaged"), "{rate}");
         }
-        // Format 2 (power11 0.3.1): the same without the rate, read as sums of no known rate.
+        // Format 2 (power11 0.3.0): the same without the rate, read as sums of no known rate.
         let mut two = bytes[..25].to_vec();
         two[8] = 2;
         two.extend_from_slice(&bytes[29..bytes.len() - 4]);
