@@ -321,23 +321,20 @@ fn schedule_for(args: &TrainArgs, out: &Path, network: &mut Network) -> Schedule
             // in 3000 games), so the default rate is then a low one.
             let note = match read_coherence(out, network) {
                 Ok(gathered_at) => {
-                    let mut note = format!(
-                        "the coherence sums go on from {}",
-                        coherence_path(out).display()
-                    );
+                    let from = coherence_path(out);
                     // Sums gathered at a low rate are young sums of a trained network (the run
                     // started them anew): at the default rate their whole steps would undo it.
-                    if let Some(gathered) = gathered_at.filter(|_| args.rate.is_none()) {
-                        rate = gathered.clamp(MIN_RATE, COHERENCE_RATE);
-                        let _ = std::fmt::Write::write_fmt(
-                            &mut note,
-                            format_args!(
-                                ", at rate {}, the rate they were gathered at",
+                    match gathered_at.filter(|_| args.rate.is_none()) {
+                        Some(gathered) => {
+                            rate = gathered.clamp(MIN_RATE, COHERENCE_RATE);
+                            format!(
+                                "the coherence sums go on from {}, at rate {}, the rate they were gathered at",
+                                from.display(),
                                 train::rate_words(rate)
-                            ),
-                        );
+                            )
+                        }
+                        None => format!("the coherence sums go on from {}", from.display()),
                     }
-                    note
                 }
                 Err(e) => {
                     if args.rate.is_none() {

@@ -21,9 +21,9 @@ pub enum Problem {
     /// The score is not an integer.
     #[error("bad score '{0}': expected a whole number")]
     BadScore(String),
-    /// The score is a whole number past what any game scores (a 128-bit integer).
+    /// The score is a whole number beyond what a score holds (a 128-bit integer), either way.
     #[error("bad score '{0}': a whole number out of a score's range (-2^127 to 2^127 - 1)")]
-    ScoreTooLarge(String),
+    ScoreOutOfRange(String),
     /// A board does not start with its frame.
     #[error("expected a line of '#' (the top of a board), found '{0}'")]
     ExpectedTopFrame(String),
@@ -192,7 +192,7 @@ fn parse_framed(lines: &[&str], require_score: bool) -> Result<Timeline, ParseEr
                     let problem = match e.kind() {
                         std::num::IntErrorKind::PosOverflow
                         | std::num::IntErrorKind::NegOverflow => {
-                            Problem::ScoreTooLarge(shorten(text))
+                            Problem::ScoreOutOfRange(shorten(text))
                         }
                         _ => Problem::BadScore(shorten(text)),
                     };

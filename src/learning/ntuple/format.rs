@@ -132,8 +132,8 @@ impl Network {
         out
     }
 
-    /// Reads a weight file written by [`Network::to_bytes`] (format 2) or by an earlier power11
-    /// (format 1): the whole file is checked (magic, format, checksum, a known tuple set with
+    /// Reads a weight file written by [`Network::to_bytes`] (format 3) or by an earlier power11
+    /// (formats 1 and 2): the whole file is checked (magic, format, checksum, a known tuple set with
     /// its exact cells, stages, value type, the weight count, every value finite) before a
     /// network is made, so a bad file is never half-used. Its weights are `f32`, to train on
     /// ([`WeightUse::Training`]); [`Network::from_bytes_for`] reads one to play with.
@@ -176,9 +176,10 @@ impl Network {
     /// Writes the coherence sums (nothing, if training does not track them) for the weight file
     /// whose checksum is `weights_checksum`, gathered by a run learning at `rate`: magic
     /// `P11COHER`, a format version, that checksum, the number of weights, a byte whose bit `k`
-    /// says stage `k`'s sums are stored, the rate (`f32`), a zstd frame of those stages' sums (each weight's two sums in its `u64`, rounded to 8
-    /// significant bits, byte split like the weights) and a CRC-32 of
-    /// everything before it. Streamed, so that the sums are never copied in memory.
+    /// says stage `k`'s sums are stored, the rate (`f32`), a zstd frame of those stages' sums
+    /// (each weight's two sums in its `u64`, rounded to 8 significant bits, byte split like the
+    /// weights) and a CRC-32 of everything before it. Streamed, so that the sums are never
+    /// copied in memory.
     pub fn write_coherence(
         &self,
         weights_checksum: u32,
@@ -189,7 +190,7 @@ impl Network {
             return Ok(());
         };
         // What no run learns at is not written: the reader would call the file damaged.
-        if !(rate > 0.0 && rate <= 1.0) {
+        if !is_learning_rate(rate) {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 format!("a learning rate of {rate} (above 0, at most 1)"),
@@ -794,6 +795,12 @@ fn read_counters(reader: &mut Reader<'_>) -> Result<Training, NetworkError> {
     })
 }
 
+/// Whether a coherence file may record `rate`: no run learns at a rate outside (0, 1]
+/// (`train --rate` takes at most 0.25), so the writer refuses one and the reader calls it damage.
+fn is_learning_rate(rate: f32) -> bool {
+    rate > 0.0 && rate <= 1.0
+}
+
 /// The body of [`Network::read_coherence`]: fills the sums from `input` as it checks it, and
 /// returns the rate they were gathered at, if the file keeps it.
 fn read_sums(
@@ -853,8 +860,7 @@ fn read_sums(
             let mut word = [0u8; 4];
             input.read_exact(&mut word).map_err(cut_is_damage)?;
             let value = f32::from_le_bytes(word);
-            // No run learns at a rate outside this (`train --rate` takes at most 0.25).
-            if !(value > 0.0 && value <= 1.0) {
+            if !is_learning_rate(value) {
                 return Err(CoherenceError::Checksum);
             }
             rate = Some(value);
