@@ -34,7 +34,7 @@ pub fn main() -> ExitCode {
     });
     let cli = match parsed {
         Ok(cli) => cli,
-        Err(e) => return clap_exit(&e),
+        Err(e) => return clap_exit(&with_tip(e)),
     };
     match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -49,6 +49,44 @@ pub fn main() -> ExitCode {
             ExitCode::from(code)
         }
     }
+}
+
+/// clap's error, with a tip where two arguments that cannot go together most likely mean one
+/// thing the user can be shown: options written before the command they belong to,
+/// `--autoplay --player P` for `--autoplay P`, and `--tui --autoplay` for the full-screen
+/// mode's own autoplay.
+fn with_tip(mut error: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if error.kind() != ErrorKind::ArgumentConflict {
+        return error;
+    }
+    let strings = |kind| match error.get(kind) {
+        Some(ContextValue::String(s)) => vec![s.clone()],
+        Some(ContextValue::Strings(v)) => v.clone(),
+        _ => Vec::new(),
+    };
+    let subcommand = strings(ContextKind::InvalidSubcommand);
+    let mut named = strings(ContextKind::InvalidArg);
+    named.extend(strings(ContextKind::PriorArg));
+    let given = |flag: &str| named.iter().any(|a| a.split(' ').next() == Some(flag));
+    let tip = if let Some(command) = subcommand.first() {
+        format!(
+            "a command's options come after it: 'power11 {command} {}'",
+            named.join(" ")
+        )
+    } else if given("--autoplay") && given("--player") {
+        "--autoplay names its player itself: '--autoplay learned'".to_string()
+    } else if given("--autoplay") && given("--tui") {
+        "in the full-screen mode the computer plays on the 'p' key (its player: --player)"
+            .to_string()
+    } else {
+        return error;
+    };
+    error.insert(
+        ContextKind::Suggested,
+        ContextValue::StyledStrs(vec![tip.into()]),
+    );
+    error
 }
 
 /// Prints what clap has to say (help, version, or a usage error) and the exit code that goes

@@ -4,10 +4,11 @@
 //! crash or a full disk leaves the previous save intact. A symlinked save is written through to
 //! its target, and the target keeps its mode. A temporary file is locked while it is written, so
 //! the next save can tell one left by a killed process from one in use and removes it: after any
-//! number of kills at most one remains. Reads never modify the file and are bounded: only
-//! regular files of at most [`MAX_FILE_BYTES`] are read.
+//! number of kills at most one remains. Reads never modify the file and are bounded to
+//! [`MAX_FILE_BYTES`]: a save only when it is a regular file, a board file also from a pipe
+//! (`--board <(...)`), whose limit holds as it is read.
 
-use crate::files::bounded::{BoundedReadError, read_regular};
+use crate::files::bounded::{BoundedReadError, read_regular, read_stream};
 use crate::model::game::Timeline;
 use crate::text::{ParseError, Problem, parse_board_file, parse_save, render_save};
 use std::fs::File;
@@ -96,7 +97,11 @@ pub enum FileError {
     },
 }
 
-fn read_text(path: &Path) -> Result<String, FileError> {
+/// The text of `path`, read by `read` ([`read_regular`] or [`read_stream`]).
+fn read_text(
+    path: &Path,
+    read: fn(&Path, u64) -> Result<Vec<u8>, BoundedReadError>,
+) -> Result<String, FileError> {
     let io_error = |source: io::Error| match source.kind() {
         io::ErrorKind::NotFound => FileError::Missing {
             path: path.to_path_buf(),
@@ -106,7 +111,7 @@ fn read_text(path: &Path) -> Result<String, FileError> {
             error: source,
         },
     };
-    let bytes = read_regular(path, MAX_FILE_BYTES).map_err(|e| match e {
+    let bytes = read(path, MAX_FILE_BYTES).map_err(|e| match e {
         BoundedReadError::Io(source) => io_error(source),
         BoundedReadError::NotRegular => FileError::NotRegular {
             path: path.to_path_buf(),
@@ -154,12 +159,13 @@ pub fn read_save(path: &Path) -> Result<Timeline, FileError> {
         path: path.to_path_buf(),
         error,
     })?;
-    parse_save(&read_text(path)?).map_err(|e| located(path, e))
+    parse_save(&read_text(path, read_regular)?).map_err(|e| located(path, e))
 }
 
-/// Reads a board file in any accepted format (see [`parse_board_file`]).
+/// Reads a board file in any accepted format (see [`parse_board_file`]). It may be a pipe
+/// (`--board <(generate-board)`), as a file a user names only to be read often is.
 pub fn read_board_file(path: &Path) -> Result<Timeline, FileError> {
-    parse_board_file(&read_text(path)?).map_err(|e| located(path, e))
+    parse_board_file(&read_text(path, read_stream)?).map_err(|e| located(path, e))
 }
 
 /// Writes `timeline` as a save file (see [`render_save`]) to `path` atomically.
@@ -176,7 +182,7 @@ pub fn replace_save(path: &Path, timeline: &Timeline) -> Result<(), FileError> {
         Ok(_) | Err(FileError::Missing { .. }) => return write_save(path, timeline),
         Err(FileError::Parse { line, problem, .. }) => {
             // A file with nothing in it (made by `touch`) holds nothing to lose.
-            if read_text(path).is_ok_and(|text| text.trim().is_empty()) {
+            if read_text(path, read_regular).is_ok_and(|text| text.trim().is_empty()) {
                 return write_save(path, timeline);
             }
             format!("line {line}: {problem}")

@@ -118,3 +118,36 @@ fn knob_errors_say_what_was_wrong() {
         check_error(args, "", 2, &format!("{message}{help}"));
     }
 }
+
+/// Regression: a board file from a pipe (`--board <(generate-board)`, a FIFO) was refused as
+/// "not a regular file"; it is read as a file is, within the same limit.
+#[cfg(unix)]
+#[test]
+fn a_board_file_may_be_a_pipe() {
+    use std::os::unix::fs::OpenOptionsExt;
+    let run = Run::new();
+    let fifo = run.path("board.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success(), "mkfifo failed");
+    let rows = diagonal(4);
+    let text = grid(&rows, " ");
+    let path = fifo.clone();
+    let writer = std::thread::spawn(move || std::fs::write(path, text));
+    let ran = run.run(&["--board", "board.fifo", "--seed", "1"], "q\nq\n");
+    // A program that never opened the pipe leaves the writer waiting for a reader: open it
+    // without waiting, so that the writer ends and the assertions below report the failure.
+    let _reader = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&fifo);
+    writer.join().unwrap().unwrap();
+    assert_eq!(ran.stderr, "");
+    assert_eq!(
+        ran.stdout,
+        format!("Score: 0\n{}{KEYS}{MENU}", framed(&rows))
+    );
+    assert_eq!(ran.code, 0);
+}

@@ -1,6 +1,6 @@
 //! End-to-end tests of the Power-11 console through the real binary (issue: the complete game).
 
-use crate::common::{Run, differences, fixture, fixture_arg, repeat, run, screens};
+use crate::common::{Run, check_error, differences, fixture, fixture_arg, repeat, run, screens};
 use power11::text::parse_save;
 use power11::{Direction, Grid};
 
@@ -627,5 +627,41 @@ fn help_that_cannot_be_written_is_an_error() {
             stderr.starts_with("power11: cannot write to standard output: "),
             "{stderr}"
         );
+    }
+}
+
+/// Arguments that cannot go together but most likely mean one thing say what to write instead,
+/// on a `tip:` line in clap's message (seen missing before: clap's message alone).
+#[test]
+fn conflicts_that_mean_one_thing_carry_a_tip() {
+    let more = "\n\nFor more information, try '--help'.\n";
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--seed", "1", "--variant", "classic", "bench"],
+            "error: the subcommand 'bench' cannot be used with:\n  --seed <N>\n  --variant <NAME>\n\n  \
+             tip: a command's options come after it: 'power11 bench --seed <N> --variant <NAME>'\n\n\
+             Usage: power11 [OPTIONS]\n       power11 <COMMAND>",
+        ),
+        (
+            &["--autoplay", "--player", "learned"],
+            "error: the argument '--autoplay [<PLAYER>]' cannot be used with '--player <PLAYER>'\n\n  \
+             tip: --autoplay names its player itself: '--autoplay learned'\n\n\
+             Usage: power11 --autoplay [<PLAYER>]",
+        ),
+        (
+            &["--player", "learned", "--autoplay"],
+            "error: the argument '--player <PLAYER>' cannot be used with '--autoplay [<PLAYER>]'\n\n  \
+             tip: --autoplay names its player itself: '--autoplay learned'\n\n\
+             Usage: power11 --player <PLAYER>",
+        ),
+        (
+            &["--tui", "--autoplay"],
+            "error: the argument '--tui' cannot be used with '--autoplay [<PLAYER>]'\n\n  \
+             tip: in the full-screen mode the computer plays on the 'p' key (its player: --player)\n\n\
+             Usage: power11 --tui",
+        ),
+    ];
+    for (args, message) in cases {
+        check_error(args, "", 2, &format!("{message}{more}"));
     }
 }
