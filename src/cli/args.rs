@@ -126,7 +126,7 @@ Examples:
   power11 --autoplay expectimax --seed 1 watch the search player win
   power11 solve --variant mini           solve 3x3 to 512 exactly (then --player optimal)
   power11 bench --player random --games 100000 --jobs 1
-  power11 train --minutes 90             learn an evaluation by self-play (then --player learned)
+  power11 train --minutes 5 --out w.p11w learn a network by self-play (then --weights w.p11w)
   power11 bench --player learned --variant classic --games 1000";
 
 #[derive(Subcommand, Debug)]

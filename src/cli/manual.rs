@@ -114,7 +114,7 @@ A failure while working (a file that cannot be written, say).
 Bad arguments, flags that contradict each other, or a file named on the command line that cannot be used (refused before any work).
 .TP
 130
-A second interrupt (Ctrl-C) while training, which ends it at once (the first stops it at its next checkpoint).
+A second interrupt (Ctrl-C, SIGTERM or SIGHUP) while training, which ends it at once (the first stops it after the games in flight and writes the weights).
 ";
 
 /// The date of this version's release, as its manual pages give it (and CHANGELOG.md, which a
