@@ -189,7 +189,6 @@ fn parse_count(text: &str) -> Result<u64, String> {
 /// A share of weights kept: above 0 (none kept is a network of zeros), at most 1.
 fn parse_share(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        // Keeping none would write a network of zeros, which plays at random.
         Ok(v) if v > 0.0 && v <= 1.0 => Ok(v),
         _ => Err(format!(
             "a share is a number above 0, at most 1, not '{text}'"

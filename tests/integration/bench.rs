@@ -671,25 +671,11 @@ fn plot_never_draws_over_a_page_that_only_mentions_svg_and_says_what_it_cannot_u
     );
     // A missing directory is named for --plot, before any game.
     let ran = plot("nodir/b.svg");
-    assert_eq!(ran.code, 2, "{}", ran.stderr);
-    assert!(
-        ran.stderr
-            .contains("cannot use --plot nodir/b.svg: there is no directory nodir"),
-        "{}",
-        ran.stderr
-    );
-    assert!(ran.stdout.is_empty(), "no game was played: {}", ran.stdout);
+    ran.assert_refused("cannot use --plot nodir/b.svg: there is no directory nodir");
     // A directory that takes no file (not even root's) is found before the games, not after.
     if cfg!(target_os = "linux") {
         let ran = plot("/proc/power11-test.svg");
-        assert_eq!(ran.code, 2, "{}", ran.stderr);
-        assert!(
-            ran.stderr
-                .contains("cannot write --plot /proc/power11-test.svg"),
-            "{}",
-            ran.stderr
-        );
-        assert!(ran.stdout.is_empty(), "no game was played: {}", ran.stdout);
+        ran.assert_refused("cannot write --plot /proc/power11-test.svg");
     }
     // Regression (hostile-user review): a picture protected with `chmod a-w` was found only
     // after every game (exit 1); it is refused before them, and left as it is.
@@ -700,14 +686,7 @@ fn plot_never_draws_over_a_page_that_only_mentions_svg_and_says_what_it_cannot_u
     std::fs::set_permissions(run.path("old.svg"), permissions).unwrap();
     let before = std::fs::read(run.path("old.svg")).unwrap();
     let ran = plot("old.svg");
-    assert_eq!(ran.code, 2, "{}", ran.stderr);
-    assert!(
-        ran.stderr
-            .contains("old.svg: the file is read-only; it is left alone"),
-        "{}",
-        ran.stderr
-    );
-    assert!(ran.stdout.is_empty(), "no game was played: {}", ran.stdout);
+    ran.assert_refused("old.svg: the file is read-only; it is left alone");
     assert_eq!(std::fs::read(run.path("old.svg")).unwrap(), before);
     // A link to nothing yet is drawn through, as --out is written through (it was "not an SVG
     // picture").

@@ -58,6 +58,17 @@ impl Run {
     }
 }
 
+impl Ran {
+    /// Checks that the run was refused as a usage error (exit code 2) before any work (nothing
+    /// on standard output), with a message that `says` something.
+    #[track_caller]
+    pub(crate) fn assert_refused(&self, says: &str) {
+        assert_eq!(self.code, 2, "{}", self.stderr);
+        assert!(self.stderr.contains(says), "{}", self.stderr);
+        assert!(self.stdout.is_empty(), "nothing was done: {}", self.stdout);
+    }
+}
+
 /// Runs `power11 args` with `input` in a fresh directory.
 pub(crate) fn run(args: &[&str], input: &str) -> Ran {
     Run::new().run(args, input)
