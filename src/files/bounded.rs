@@ -12,8 +12,9 @@ pub enum BoundedReadError {
     Io(io::Error),
     /// The path is not a regular file (a directory, a device, a FIFO...).
     NotRegular,
-    /// The file holds more than the limit: its size, or the bytes read past the limit.
-    TooLarge(u64),
+    /// The file holds more than the limit: its size if it has one (a regular file), `None` for
+    /// a read that passed the limit (a stream has no size, and a file may grow as it is read).
+    TooLarge(Option<u64>),
 }
 
 /// The bytes of `path`, a regular file of at most `limit` bytes. Its kind and size are looked
@@ -25,7 +26,7 @@ pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError
         return Err(BoundedReadError::NotRegular);
     }
     if meta.len() > limit {
-        return Err(BoundedReadError::TooLarge(meta.len()));
+        return Err(BoundedReadError::TooLarge(Some(meta.len())));
     }
     let file = File::open(path).map_err(BoundedReadError::Io)?;
     read_at_most(file, limit, meta.len())
@@ -40,7 +41,7 @@ pub fn read_stream(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError>
         // A directory opens, but has no bytes to read.
         Ok(meta) if meta.is_dir() => return Err(BoundedReadError::NotRegular),
         Ok(meta) if meta.is_file() && meta.len() > limit => {
-            return Err(BoundedReadError::TooLarge(meta.len()));
+            return Err(BoundedReadError::TooLarge(Some(meta.len())));
         }
         Ok(meta) if meta.is_file() => meta.len(),
         _ => 0,
@@ -54,7 +55,7 @@ fn read_at_most(file: File, limit: u64, expected: u64) -> Result<Vec<u8>, Bounde
         .read_to_end(&mut bytes)
         .map_err(BoundedReadError::Io)?;
     if bytes.len() as u64 > limit {
-        return Err(BoundedReadError::TooLarge(bytes.len() as u64));
+        return Err(BoundedReadError::TooLarge(None));
     }
     Ok(bytes)
 }
@@ -71,11 +72,11 @@ mod tests {
         assert_eq!(read_regular(&path, 5).unwrap(), b"12345");
         assert!(matches!(
             read_regular(&path, 4),
-            Err(BoundedReadError::TooLarge(5))
+            Err(BoundedReadError::TooLarge(Some(5)))
         ));
         assert!(matches!(
             read_stream(&path, 4),
-            Err(BoundedReadError::TooLarge(5))
+            Err(BoundedReadError::TooLarge(Some(5)))
         ));
         assert!(matches!(
             read_regular(dir.path(), 4),
@@ -88,7 +89,7 @@ mod tests {
         #[cfg(unix)]
         assert!(matches!(
             read_stream(Path::new("/dev/zero"), 1 << 10),
-            Err(BoundedReadError::TooLarge(1025))
+            Err(BoundedReadError::TooLarge(None))
         ));
     }
 }

@@ -54,12 +54,12 @@ pub enum FileError {
         path: PathBuf,
     },
     /// The file is larger than any save or board file can be.
-    #[error("{}: {bytes} bytes, larger than any save or board file can be (256 MiB)", .path.display())]
+    #[error("{}: {}", .path.display(), too_large(*.bytes))]
     TooLarge {
         /// The file.
         path: PathBuf,
-        /// Its size.
-        bytes: u64,
+        /// Its size, if it has one (a stream is refused once it passes the limit).
+        bytes: Option<u64>,
     },
     /// The file is UTF-16 text (as some Windows editors save): text, but not the UTF-8 that
     /// saves and board files are written in, so the user is told what to do about it.
@@ -144,6 +144,17 @@ fn read_text(
     })
 }
 
+/// The words for a file past [`MAX_FILE_BYTES`]: its size, or for a stream that passed the
+/// limit, that it did.
+fn too_large(bytes: Option<u64>) -> String {
+    match bytes {
+        Some(bytes) => {
+            format!("{bytes} bytes, larger than any save or board file can be (256 MiB)")
+        }
+        None => "more than 256 MiB, larger than any save or board file can be".to_string(),
+    }
+}
+
 fn located(path: &Path, error: ParseError) -> FileError {
     FileError::Parse {
         path: path.to_path_buf(),
@@ -189,7 +200,10 @@ pub fn replace_save(path: &Path, timeline: &Timeline) -> Result<(), FileError> {
         }
         Err(FileError::NotText { line, .. }) => format!("line {line}: not text"),
         Err(FileError::Utf16 { .. }) => "UTF-16 text".to_string(),
-        Err(FileError::TooLarge { bytes, .. }) => format!("{bytes} bytes"),
+        Err(FileError::TooLarge { bytes, .. }) => match bytes {
+            Some(bytes) => format!("{bytes} bytes"),
+            None => "more than 256 MiB".to_string(),
+        },
         Err(e) => return Err(e),
     };
     Err(FileError::NotASave {

@@ -97,6 +97,13 @@ fn unbounded_files_are_refused_at_once() {
         .assert()
         .code(2)
         .stderr("power11: big.txt: 1073741824 bytes, larger than any save or board file can be (256 MiB)\n");
+    // A stream has no size: it is refused once it passes the limit, and said to be more.
+    power11(&run, &["--board", "/dev/zero"], "")
+        .assert()
+        .code(2)
+        .stderr(
+            "power11: /dev/zero: more than 256 MiB, larger than any save or board file can be\n",
+        );
 }
 
 /// Regression (item 3): 300 kill -9 during saves left 155 temporary files. After any number
