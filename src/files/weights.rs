@@ -5,7 +5,7 @@
 
 use crate::files::bounded::{BoundedReadError, read_regular};
 use crate::files::save::{FileError, link_target, write_atomic, write_atomic_with};
-use crate::learning::ntuple::{CoherenceError, Network, NetworkError, WeightUse};
+use crate::learning::ntuple::{CoherenceError, DEFAULT_LEVEL, Network, NetworkError, WeightUse};
 use std::io;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -109,13 +109,13 @@ pub fn write_weights(path: &Path, network: &Network, rate: f32) -> Result<(), Fi
             error: source,
         })?;
     }
-    let bytes = network.to_bytes();
-    write_atomic(path, &bytes)?;
+    // Streamed: a checkpoint does not hold the file in memory beside the network it trains.
+    let mut checksum = 0;
+    write_atomic_with(path, |out| {
+        checksum = network.write_weights_to(DEFAULT_LEVEL, out)?;
+        Ok(())
+    })?;
     if network.tracks_coherence() {
-        let (_, sum) = bytes
-            .split_last_chunk::<4>()
-            .expect("a weight file ends with a checksum");
-        let checksum = u32::from_le_bytes(*sum);
         let sums = coherence_path(path);
         write_atomic_with(&sums, |out| network.write_coherence(checksum, rate, out))?;
     }

@@ -72,16 +72,38 @@ impl Network {
         self.to_bytes_framed(level, FRAME_BLOCKS)
     }
 
+    /// [`Network::to_bytes_at`] streamed to `out` as its frames are compressed, a few at a
+    /// time, so that a checkpoint never holds the whole file (nor all its frames) in memory
+    /// beside the network it trains: returns the file's CRC-32, its last 4 bytes.
+    pub fn write_weights_to(&self, level: i32, out: &mut dyn Write) -> io::Result<u32> {
+        self.write_framed(level, FRAME_BLOCKS, out)
+    }
+
     /// [`Network::to_bytes_at`] with frames of at most `frame_blocks` blocks.
     fn to_bytes_framed(&self, level: i32, frame_blocks: usize) -> Vec<u8> {
-        let mut out = self.header(FORMAT);
+        let mut out = Vec::new();
+        self.write_framed(level, frame_blocks, &mut out)
+            .expect("writing into memory cannot fail");
+        out
+    }
+
+    /// [`Network::write_weights_to`] with frames of at most `frame_blocks` blocks.
+    fn write_framed(
+        &self,
+        level: i32,
+        frame_blocks: usize,
+        out: &mut dyn Write,
+    ) -> io::Result<u32> {
+        let mut out = Hashing::new(out);
+        let mut head = self.header(FORMAT);
         let stored: Vec<&Table> = (0..self.stages.count())
             .filter_map(|k| self.stage_table(k))
             .collect();
         let mask = (0..self.stages.count())
             .filter(|&k| self.stage_table(k).is_some())
             .fold(0u8, |mask, k| mask | (1 << k));
-        out.push(mask);
+        head.push(mask);
+        out.write_all(&head)?;
         let level = level.clamp(1, zstd::zstd_safe::max_c_level());
         let blocks = self.set.weights_per_stage().div_ceil(BLOCK);
         // One job a frame: (stored stage, first block, end block).
@@ -98,12 +120,15 @@ impl Network {
             write_stage(&mut bytes, stored[j], below, first..end);
             zstd::bulk::compress(&bytes, level).expect("compressing into memory cannot fail")
         };
-        for frame in in_parallel(&jobs, frame) {
-            out.extend_from_slice(&frame);
+        // Two frames a thread at a time: every core busy, a few frames in memory.
+        for batch in jobs.chunks(2 * workers(jobs.len())) {
+            for frame in in_parallel(batch, frame) {
+                out.write_all(&frame)?;
+            }
         }
-        let sum = crc32fast::hash(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
-        out
+        let sum = out.hasher.finalize();
+        out.inner.write_all(&sum.to_le_bytes())?;
+        Ok(sum)
     }
 
     /// Magic, `format` and the header both formats share, up to the weight count.
@@ -527,13 +552,18 @@ fn decompress_frames(mut rest: &[u8], most: usize) -> Result<Vec<u8>, String> {
     Ok(decoded)
 }
 
+/// How many threads [`in_parallel`] runs `jobs` jobs on: up to 8, as many as the machine has.
+fn workers(jobs: usize) -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .clamp(1, 8)
+        .min(jobs.max(1))
+}
+
 /// `work` done on each of `jobs` by up to 8 threads (as many as the machine has), the results
 /// in the jobs' order: frames are compressed and decompressed on every core.
 fn in_parallel<J: Sync, T: Send>(jobs: &[J], work: impl Fn(&J) -> T + Sync) -> Vec<T> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZero::get)
-        .clamp(1, 8)
-        .min(jobs.len().max(1));
+    let threads = workers(jobs.len());
     let next = std::sync::atomic::AtomicUsize::new(0);
     let run = || {
         let mut done = Vec::new();
@@ -1296,6 +1326,15 @@ mod tests {
             net.to_bytes(),
             net.to_bytes_framed(DEFAULT_LEVEL, FRAME_BLOCKS)
         );
+        // Streamed, a few frames at a time: the same bytes, and the checksum they end with.
+        let mut streamed = Vec::new();
+        let sum = net.write_framed(3, 1, &mut streamed).unwrap();
+        assert_eq!(streamed, net.to_bytes_framed(3, 1));
+        assert_eq!(streamed[streamed.len() - 4..], sum.to_le_bytes());
+        let mut whole = Vec::new();
+        let sum = net.write_weights_to(DEFAULT_LEVEL, &mut whole).unwrap();
+        assert_eq!(whole, net.to_bytes());
+        assert_eq!(sum, crc32fast::hash(&whole[..whole.len() - 4]));
     }
 
     #[test]
