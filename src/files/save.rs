@@ -147,11 +147,24 @@ fn read_text(
 /// The words for a file past [`MAX_FILE_BYTES`]: its size, or for a stream that passed the
 /// limit, that it did.
 fn too_large(bytes: Option<u64>) -> String {
+    let limit = MAX_FILE_BYTES >> 20;
     match bytes {
-        Some(bytes) => {
-            format!("{bytes} bytes, larger than any save or board file can be (256 MiB)")
-        }
-        None => "more than 256 MiB, larger than any save or board file can be".to_string(),
+        Some(_) => format!(
+            "{}, larger than any save or board file can be ({limit} MiB)",
+            size_words(bytes)
+        ),
+        None => format!(
+            "{}, larger than any save or board file can be",
+            size_words(bytes)
+        ),
+    }
+}
+
+/// A file's size in words: its bytes, or "more than" the limit for a stream that passed it.
+fn size_words(bytes: Option<u64>) -> String {
+    match bytes {
+        Some(bytes) => format!("{bytes} bytes"),
+        None => format!("more than {} MiB", MAX_FILE_BYTES >> 20),
     }
 }
 
@@ -200,10 +213,7 @@ pub fn replace_save(path: &Path, timeline: &Timeline) -> Result<(), FileError> {
         }
         Err(FileError::NotText { line, .. }) => format!("line {line}: not text"),
         Err(FileError::Utf16 { .. }) => "UTF-16 text".to_string(),
-        Err(FileError::TooLarge { bytes, .. }) => match bytes {
-            Some(bytes) => format!("{bytes} bytes"),
-            None => "more than 256 MiB".to_string(),
-        },
+        Err(FileError::TooLarge { bytes, .. }) => size_words(bytes),
         Err(e) => return Err(e),
     };
     Err(FileError::NotASave {

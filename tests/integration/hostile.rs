@@ -91,6 +91,17 @@ fn a_file_that_is_not_a_save_is_never_replaced() {
         assert!(ran.stdout.contains(&expected), "{}", ran.stdout);
         assert_eq!(std::fs::read(run.path("power11.saved")).unwrap(), contents);
     }
+    // A file past the size of any save says its size (a sparse file: nothing is read).
+    let big = std::fs::File::create(run.path("power11.saved")).unwrap();
+    big.set_len(300 << 20).unwrap();
+    let ran = run.run(&["--seed", "1"], SAVE_AND_LEAVE);
+    assert!(
+        ran.stdout
+            .contains("power11.saved: not a save (314572800 bytes); it is left alone"),
+        "{}",
+        ran.stdout
+    );
+    assert_eq!(big.metadata().unwrap().len(), 300 << 20);
     // A save of another game is replaced, as before.
     std::fs::copy(
         crate::common::fixture("good.saved"),
