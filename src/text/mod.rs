@@ -368,12 +368,18 @@ Score: 4
         let err = parse_board_file("2 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0 0\n0 0 0 0 0\n").unwrap_err();
         assert_eq!(err.to_string(), "line 1: expected 4 cells, found 3");
         // Regression (review): rows were compared with every other row, so a file of many
-        // rows took time growing with their square before any message.
+        // rows took time growing with their square before any message. Many rows are now
+        // refused where their numbers pass any board's by far, before the rest is read.
         let many = "2 2\n".repeat(200_000);
         let err = parse_board_file(&many).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "line 200000: expected 2 rows of 2 cells, found 200000 rows"
+            "line 2049: more than 4096 numbers, and a board holds at most 64 (n lines of n, optionally after a line holding n)"
+        );
+        let err = parse_board_file(&"2 2\n".repeat(100)).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 100: expected 2 rows of 2 cells, found 100 rows"
         );
         assert_eq!(
             parse_board_file("\n\n").unwrap_err().problem,

@@ -47,6 +47,12 @@ pub enum Problem {
         "{0} numbers, one per line: a board needs n*n of them (9, 16, 25, 36, 49 or 64), optionally after a line holding n"
     )]
     NumberCount(usize),
+    /// A file of numbers holds more than any board could, by far: refused where they pass the
+    /// count, before the rest is read.
+    #[error(
+        "more than {0} numbers, and a board holds at most 64 (n lines of n, optionally after a line holding n)"
+    )]
+    TooManyNumbers(usize),
     /// The board holds no tile at all (no game can reach it).
     #[error("the board has no tile: at least one cell must hold a 2 or more")]
     NoTile,
@@ -101,14 +107,36 @@ fn fail<T>(line: usize, problem: Problem) -> Result<T, ParseError> {
 
 /// The lines of a text file: BOM, `\r` and trailing blanks removed. Lines end in LF or CRLF
 /// (any CRs before the LF are trailing blanks); a file with no LF at all (an old Mac file) ends
-/// them in CR.
-pub(crate) fn lines_of(text: &str) -> Vec<&str> {
+/// them in CR. An iterator, not a list: a file of many short lines is read in the memory it
+/// takes, not 16 bytes a line.
+pub(crate) fn lines_of(text: &str) -> impl Iterator<Item = &str> + Clone {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if text.contains('\n') {
-        text.lines().map(str::trim_end).collect()
-    } else {
-        text.split_terminator('\r').map(str::trim_end).collect()
+    let end = if text.contains('\n') { '\n' } else { '\r' };
+    text.split_terminator(end).map(str::trim_end)
+}
+
+/// The most numbers a board file of numbers is read to: far more than a board holds (64 cells
+/// and a size), few enough that a file of millions is refused in the memory a few lines take.
+const MAX_NUMBERS: usize = 4096;
+
+/// The lines of a file with their 1-based numbers, read one at a time.
+type Numbered<'a> = std::iter::Peekable<Box<dyn Iterator<Item = (usize, &'a str)> + 'a>>;
+
+fn numbered<'a>(lines: impl Iterator<Item = &'a str> + 'a) -> Numbered<'a> {
+    let boxed: Box<dyn Iterator<Item = (usize, &'a str)> + 'a> =
+        Box::new(lines.enumerate().map(|(i, line)| (i + 1, line)));
+    boxed.peekable()
+}
+
+/// Skips blank lines; the next line that is not blank, if any (left in `lines`).
+fn skip_blank<'a>(lines: &mut Numbered<'a>) -> Option<(usize, &'a str)> {
+    while let Some(&(number, line)) = lines.peek() {
+        if !line.trim().is_empty() {
+            return Some((number, line));
+        }
+        lines.next();
     }
+    None
 }
 
 /// Reads a save file: one or more states, each a score line (`Score: N` or a bare number) and a
@@ -118,7 +146,7 @@ pub(crate) fn lines_of(text: &str) -> Vec<&str> {
 /// lone-CR line ends, no final newline); strict in the content (cell counts,
 /// powers of two, one size, whole-number scores, nothing else in the file).
 pub fn parse_save(text: &str) -> Result<Timeline, ParseError> {
-    parse_framed(&lines_of(text), true)
+    parse_framed(numbered(lines_of(text)), true)
 }
 
 /// Reads a board file in any accepted format: a grid of numbers (blanks or commas, 0 = empty,
@@ -126,14 +154,16 @@ pub fn parse_save(text: &str) -> Result<Timeline, ParseError> {
 /// `Score:` line, or a whole save file.
 pub fn parse_board_file(text: &str) -> Result<Timeline, ParseError> {
     let lines = lines_of(text);
-    let first = lines.iter().map(|l| l.trim_start()).find(|l| !l.is_empty());
+    let first = lines.clone().map(str::trim_start).find(|l| !l.is_empty());
     match first {
         None => fail(1, Problem::Empty),
-        Some(l) if l.starts_with('#') || l.starts_with("Score:") => parse_framed(&lines, false),
-        Some(_) if lines.iter().any(|l| l.trim_start().starts_with('#')) => {
-            parse_framed(&lines, false)
+        Some(l) if l.starts_with('#') || l.starts_with("Score:") => {
+            parse_framed(numbered(lines), false)
         }
-        Some(_) => parse_numbers(&lines).map(Timeline::new),
+        Some(_) if lines.clone().any(|l| l.trim_start().starts_with('#')) => {
+            parse_framed(numbered(lines), false)
+        }
+        Some(_) => parse_numbers(lines).map(Timeline::new),
     }
 }
 
@@ -170,23 +200,12 @@ fn score_line(line: &str) -> Option<&str> {
 
 /// Reads framed states into a timeline, whichever order the file lists them in (see
 /// [`newest_first`]).
-fn parse_framed(lines: &[&str], require_score: bool) -> Result<Timeline, ParseError> {
-    let end = lines
-        .iter()
-        .rposition(|l| !l.trim().is_empty())
-        .map_or(0, |p| p + 1);
-    if end == 0 {
-        return fail(1, Problem::Empty);
-    }
-    let mut states: Vec<Snapshot> = Vec::new();
-    let mut i = 0;
-    while i < end {
-        // Blank lines may stand between states.
-        if lines[i].trim().is_empty() {
-            i += 1;
-            continue;
-        }
-        let score = match score_line(lines[i]) {
+fn parse_framed(mut lines: Numbered<'_>, require_score: bool) -> Result<Timeline, ParseError> {
+    let mut timeline: Option<Timeline> = None;
+    // Blank lines may stand between states.
+    while let Some((number, line)) = skip_blank(&mut lines) {
+        lines.next();
+        let (score, top) = match score_line(line) {
             Some(text) => {
                 let score = text.parse::<Score>().or_else(|e| {
                     let problem = match e.kind() {
@@ -196,47 +215,42 @@ fn parse_framed(lines: &[&str], require_score: bool) -> Result<Timeline, ParseEr
                         }
                         _ => Problem::BadScore(shorten(text)),
                     };
-                    fail(i + 1, problem)
+                    fail(number, problem)
                 })?;
-                let score_at = i;
-                i += 1;
                 // Blank lines may stand between a score and its board too.
-                while i < end && lines[i].trim().is_empty() {
-                    i += 1;
-                }
-                if i == end {
-                    return fail(score_at + 1, Problem::NoBoardAfterScore);
-                }
-                score
+                let Some(top) = skip_blank(&mut lines) else {
+                    return fail(number, Problem::NoBoardAfterScore);
+                };
+                lines.next();
+                (score, top)
             }
-            None if require_score || !states.is_empty() => {
-                return fail(i + 1, Problem::ExpectedScore(shorten(lines[i])));
+            None if require_score || timeline.is_some() => {
+                return fail(number, Problem::ExpectedScore(shorten(line)));
             }
-            None => 0,
+            None => (0, (number, line)),
         };
-        let (board, next) = parse_framed_board(lines, i, end)?;
-        if let Some(first) = states.first()
-            && first.board.size() != board.size()
-        {
-            let problem = Problem::MixedSizes {
-                expected: first.board.size(),
-                found: board.size(),
-            };
-            return fail(i + 1, problem);
+        let board = parse_framed_board(&mut lines, top)?;
+        let state = Snapshot { board, score };
+        match timeline.as_mut() {
+            None => timeline = Some(Timeline::new(state)),
+            Some(timeline) => timeline.push(state).map_err(|sizes| ParseError {
+                line: top.0,
+                problem: Problem::MixedSizes {
+                    expected: sizes.expected,
+                    found: sizes.found,
+                },
+            })?,
         }
-        states.push(Snapshot { board, score });
-        i = next;
     }
-    if newest_first(&states) {
-        states.reverse();
-    }
-    let mut timeline = Timeline::new(states[0]);
-    for state in states.into_iter().skip(1) {
+    let timeline = timeline.ok_or(ParseError {
+        line: 1,
+        problem: Problem::Empty,
+    })?;
+    Ok(if newest_first(timeline.states()) {
+        timeline.reversed()
+    } else {
         timeline
-            .push(state)
-            .expect("every board has the first one's size (checked above)");
-    }
-    Ok(timeline)
+    })
 }
 
 /// Whether states listed in file order run from the newest to the oldest (as power11 wrote them
@@ -271,36 +285,37 @@ pub fn newest_first(states: &[Snapshot]) -> bool {
         .unwrap_or(false)
 }
 
-fn parse_framed_board(
-    lines: &[&str],
-    start: usize,
-    end: usize,
-) -> Result<(Board, usize), ParseError> {
+/// Reads the board whose top frame should be `top` (already taken from `lines`), up to and
+/// including its bottom frame.
+fn parse_framed_board(lines: &mut Numbered<'_>, top: (usize, &str)) -> Result<Board, ParseError> {
+    let (start, first) = top;
     // Frames, like rows, may be indented.
-    match lines.get(start) {
-        Some(l) if start < end && is_frame(l.trim_start()) => {}
-        Some(l) if start < end => return fail(start + 1, Problem::ExpectedTopFrame(shorten(l))),
-        _ => return fail(start + 1, Problem::MissingBottomFrame),
+    if !is_frame(first.trim_start()) {
+        return fail(start, Problem::ExpectedTopFrame(shorten(first)));
     }
     let mut cells: Vec<u8> = Vec::new();
     let mut per_row = 0;
     let mut rows = 0;
-    let mut i = start + 1;
-    loop {
-        if i >= end {
-            return fail(start + 1, Problem::MissingBottomFrame);
+    let bottom = loop {
+        let Some((i, line)) = lines.next() else {
+            return fail(start, Problem::MissingBottomFrame);
+        };
+        // A blank line inside a board is a row out of its frame, unless nothing follows it:
+        // then the board is what is unfinished.
+        if line.trim().is_empty() && skip_blank(lines).is_none() {
+            return fail(start, Problem::MissingBottomFrame);
         }
         // Frames and rows may have any width: other programs draw frames of their own length
         // and cells left-aligned or wider than 4. What must agree is the number of cells.
-        let line = lines[i].trim_start();
+        let line = line.trim_start();
         if is_frame(line) {
-            break;
+            break i;
         }
         let inner = line
             .strip_prefix('#')
             .and_then(|l| l.strip_suffix('#'))
             .ok_or(ParseError {
-                line: i + 1,
+                line: i,
                 problem: Problem::RowNotFramed,
             })?;
         // Some programs draw a `|` just inside each `#`: `#|   2|   4|#`.
@@ -310,12 +325,12 @@ fn parse_framed_board(
             .split('|')
             .map(parse_cell)
             .collect::<Result<_, _>>()
-            .or_else(|p| fail(i + 1, p))?;
+            .or_else(|p| fail(i, p))?;
         if rows == 0 {
             per_row = row.len();
         } else if row.len() != per_row {
             return fail(
-                i + 1,
+                i,
                 Problem::CellCount {
                     expected: per_row,
                     found: row.len(),
@@ -331,12 +346,11 @@ fn parse_framed_board(
                     found: rows + 1,
                 },
             };
-            return fail(i + 1, problem);
+            return fail(i, problem);
         }
         cells.extend(row);
         rows += 1;
-        i += 1;
-    }
+    };
     if rows != per_row || Size::new(rows).is_err() {
         let problem = if rows == per_row {
             Problem::Board(BoardError::BadSize(
@@ -348,17 +362,17 @@ fn parse_framed_board(
                 found: rows,
             }
         };
-        return fail(i + 1, problem);
+        return fail(bottom, problem);
     }
-    let board = Board::from_exponents(rows, &cells).or_else(|e| fail(i + 1, e.into()))?;
+    let board = Board::from_exponents(rows, &cells).or_else(|e| fail(bottom, e.into()))?;
     if board.max_exponent() == 0 {
-        return fail(i + 1, Problem::NoTile);
+        return fail(bottom, Problem::NoTile);
     }
-    Ok((board, i + 1))
+    Ok(board)
 }
 
-fn parse_numbers(lines: &[&str]) -> Result<Snapshot, ParseError> {
-    let mut token_lines = number_lines(lines);
+fn parse_numbers<'a>(lines: impl Iterator<Item = &'a str>) -> Result<Snapshot, ParseError> {
+    let mut token_lines = number_lines(lines)?;
     let declared = declared_size(&mut token_lines)?;
     // n*n numbers one per line (a 3x3 state typed as 9 lines), optionally after a line holding
     // n: regrouped into n rows of n, each cell keeping its own line for messages.
@@ -410,20 +424,29 @@ fn parse_numbers(lines: &[&str]) -> Result<Snapshot, ParseError> {
 }
 
 /// The lines that hold numbers, with their 1-based line numbers and their tokens (numbers are
-/// separated by blanks or commas).
-fn number_lines<'a>(lines: &[&'a str]) -> Vec<(usize, Vec<&'a str>)> {
-    lines
-        .iter()
-        .enumerate()
-        .map(|(i, line)| {
-            let tokens: Vec<&str> = line
-                .split(|c: char| c.is_whitespace() || c == ',')
-                .filter(|t| !t.is_empty())
-                .collect();
-            (i + 1, tokens)
-        })
-        .filter(|(_, tokens)| !tokens.is_empty())
-        .collect()
+/// separated by blanks or commas); refused at the line that takes them past [`MAX_NUMBERS`].
+fn number_lines<'a>(
+    lines: impl Iterator<Item = &'a str>,
+) -> Result<Vec<(usize, Vec<&'a str>)>, ParseError> {
+    let mut token_lines = Vec::new();
+    let mut count = 0;
+    for (i, line) in lines.enumerate() {
+        let mut tokens = Vec::new();
+        for token in line
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+        {
+            count += 1;
+            if count > MAX_NUMBERS {
+                return fail(i + 1, Problem::TooManyNumbers(MAX_NUMBERS));
+            }
+            tokens.push(token);
+        }
+        if !tokens.is_empty() {
+            token_lines.push((i + 1, tokens));
+        }
+    }
+    Ok(token_lines)
 }
 
 /// An optional first line holding just the size, as some board files have, taken off

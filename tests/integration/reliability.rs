@@ -106,6 +106,60 @@ fn unbounded_files_are_refused_at_once() {
         );
 }
 
+/// Regression: a board file was parsed at many times its size (16 bytes a line and 16 a
+/// number, before anything was checked), so a file well under the 256 MiB limit asked for
+/// gigabytes. Each of these 64 MiB files is refused with its one-line message in 512 MiB of
+/// address space (the old parser needed 1 GiB and more, and aborted).
+#[test]
+fn large_board_files_are_refused_in_bounded_memory() {
+    let run = Run::new();
+    let size = 64 << 20;
+    let cases = [
+        (
+            "blank.txt",
+            "\n".repeat(size),
+            "blank.txt:1: no board found",
+        ),
+        (
+            "one-line.txt",
+            "2,".repeat(size / 2),
+            "one-line.txt:1: more than 4096 numbers, and a board holds at most 64 (n lines of n, optionally after a line holding n)",
+        ),
+        (
+            "one-per-line.txt",
+            "2\n".repeat(size / 2),
+            "one-per-line.txt:4097: more than 4096 numbers, and a board holds at most 64 (n lines of n, optionally after a line holding n)",
+        ),
+        (
+            "frames.txt",
+            "  \n".repeat(size / 3 - 1) + "#\n",
+            "frames.txt:22369621: the board that starts here is not closed by a line of '#'",
+        ),
+    ];
+    let bin = assert_cmd::cargo::cargo_bin("power11");
+    for (name, contents, message) in cases {
+        std::fs::write(run.path(name), contents).unwrap();
+        let out = std::process::Command::new("sh")
+            .args(["-c", "ulimit -v 524288 && exec \"$0\" --board \"$1\""])
+            .arg(&bin)
+            .arg(name)
+            .current_dir(run.dir.path())
+            .env("POWER11_DATA_DIR", run.path("data"))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(
+            (
+                out.status.code(),
+                String::from_utf8_lossy(&out.stderr).as_ref()
+            ),
+            (Some(2), format!("power11: {message}\n").as_str()),
+            "{name}"
+        );
+        std::fs::remove_file(run.path(name)).unwrap();
+    }
+}
+
 /// Regression (item 3): 300 kill -9 during saves left 155 temporary files. After any number
 /// of kills at most one may remain, the next save removes it, and the save always resumes.
 #[test]
