@@ -3,7 +3,7 @@
 
 use super::report::{depth_words, goal_words};
 use super::{BenchReport, Run, RunIdentity, Tally, UNWON_SEEDS_SHOWN, reached_counts, summarise};
-use crate::files::bounded::{BoundedReadError, read_stream};
+use crate::files::bounded::{BoundedReadError, read_standard_input, read_stream};
 use crate::model::named::Named;
 use std::path::{Path, PathBuf};
 
@@ -93,8 +93,24 @@ pub enum MergeError {
 /// three million games, far above any real run, and stops a stream or a wrong file at once.
 pub const MAX_REPORT_BYTES: u64 = 64 << 20;
 
-/// Reads one `bench --json` report, checking that its counts add up.
+/// The name that reads a report from standard input instead of a file, as in most
+/// command-line programs: a part played on another machine can be piped in.
+pub const STANDARD_INPUT: &str = "-";
+
+/// How messages name `path`: [`STANDARD_INPUT`] says what it is.
+pub fn shown(path: &Path) -> PathBuf {
+    if path == Path::new(STANDARD_INPUT) {
+        PathBuf::from("- (standard input)")
+    } else {
+        path.to_path_buf()
+    }
+}
+
+/// Reads one `bench --json` report from `path` ([`STANDARD_INPUT`]: from standard input),
+/// checking that its counts add up. Its errors name the path as [`shown`] does.
 pub fn read_report(path: &Path) -> Result<BenchReport, MergeError> {
+    let stdin = path == Path::new(STANDARD_INPUT);
+    let path = &shown(path);
     let read_error = |source| MergeError::Read {
         path: path.to_path_buf(),
         source,
@@ -104,7 +120,12 @@ pub fn read_report(path: &Path) -> Result<BenchReport, MergeError> {
     };
     // A report can be a pipe (`<(...)`), so the size is checked as it is read, and a regular
     // file's size before: `/dev/zero` or a huge file is refused without filling the memory.
-    let bytes = read_stream(path, MAX_REPORT_BYTES).map_err(|e| match e {
+    let bytes = if stdin {
+        read_standard_input(MAX_REPORT_BYTES)
+    } else {
+        read_stream(path, MAX_REPORT_BYTES)
+    };
+    let bytes = bytes.map_err(|e| match e {
         BoundedReadError::Io(source) => read_error(source),
         BoundedReadError::NotRegular => MergeError::Directory {
             path: path.to_path_buf(),

@@ -9,7 +9,7 @@ mod merge;
 pub mod plot;
 mod report;
 
-pub use merge::{MAX_REPORT_BYTES, MergeError, merge, read_report};
+pub use merge::{MAX_REPORT_BYTES, MergeError, STANDARD_INPUT, merge, read_report, shown};
 
 use crate::model::line::tile_points;
 use crate::model::named::Named;

@@ -404,7 +404,7 @@ pub(super) enum BenchCommand {
 
 #[derive(Args, Debug)]
 pub(super) struct MergeArgs {
-    /// The reports (`bench --json` output), in any order.
+    /// The reports (`bench --json` output), in any order; `-` reads one from standard input.
     #[arg(value_name = "REPORT", required = true)]
     pub(super) reports: Vec<PathBuf>,
 

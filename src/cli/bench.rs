@@ -112,10 +112,18 @@ pub(super) fn check_plot(plot: Option<&Path>) -> anyhow::Result<()> {
 /// Merges bench reports; a file that cannot be merged is a usage error (exit 2).
 fn run_merge(args: &MergeArgs) -> anyhow::Result<()> {
     check_plot(args.plot.as_deref())?;
+    // Standard input holds one report and is read once: a second `-` would read nothing.
+    let stdin = std::path::Path::new(bench::STANDARD_INPUT);
+    if args.reports.iter().filter(|&p| p == stdin).count() > 1 {
+        let twice = bench::MergeError::GivenTwice {
+            path: bench::shown(stdin),
+        };
+        return Err(UsageError(twice.to_string()).into());
+    }
     let mut reports = Vec::with_capacity(args.reports.len());
     for path in &args.reports {
         let report = bench::read_report(path).map_err(|e| UsageError(e.to_string()))?;
-        reports.push((path.clone(), report));
+        reports.push((bench::shown(path), report));
     }
     let merged = bench::merge(&reports).map_err(|e| UsageError(e.to_string()))?;
     print_report(&merged, args.json)?;

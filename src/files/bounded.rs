@@ -49,9 +49,15 @@ pub fn read_stream(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError>
     read_at_most(file, limit, size)
 }
 
-fn read_at_most(file: File, limit: u64, expected: u64) -> Result<Vec<u8>, BoundedReadError> {
+/// Standard input, up to `limit` bytes: refused as soon as it passes it, as any stream.
+pub fn read_standard_input(limit: u64) -> Result<Vec<u8>, BoundedReadError> {
+    read_at_most(io::stdin().lock(), limit, 0)
+}
+
+fn read_at_most(source: impl Read, limit: u64, expected: u64) -> Result<Vec<u8>, BoundedReadError> {
     let mut bytes = Vec::with_capacity(expected.min(limit) as usize);
-    file.take(limit + 1)
+    source
+        .take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(BoundedReadError::Io)?;
     if bytes.len() as u64 > limit {

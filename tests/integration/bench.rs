@@ -88,6 +88,43 @@ fn parts_of_a_run_merge_into_the_whole_run() {
     assert!(!text.contains("(games "), "no gap to show: {text}");
 }
 
+/// `-` names standard input, as in most command-line programs: a part played elsewhere can be
+/// piped in (`ssh host power11 bench --json ... | power11 bench merge - local.json`). It holds
+/// one report, so it may be named once.
+#[test]
+fn a_report_can_come_from_standard_input() {
+    let run = Run::new();
+    let with = |extra: &[&'static str]| [&EXPECTIMAX[..], extra].concat();
+    part(&run, "whole.json", &with(&["--games", "6"]));
+    part(&run, "a.json", &with(&["--games", "2"]));
+    part(
+        &run,
+        "b.json",
+        &with(&["--first-game", "2", "--games", "4"]),
+    );
+    let piped = std::fs::read_to_string(run.path("b.json")).unwrap();
+    let ran = run.run(&["bench", "merge", "--json", "a.json", "-"], piped.clone());
+    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
+    let whole = std::fs::read_to_string(run.path("whole.json")).unwrap();
+    assert_eq!(without_timings(&ran.stdout), without_timings(&whole));
+    let ran = run.run(&["bench", "merge", "-", "-"], piped);
+    assert_eq!(
+        (ran.code, ran.stderr.as_str()),
+        (
+            2,
+            "power11: - (standard input) is given twice: each game may be counted once\n"
+        )
+    );
+    let ran = run.run(&["bench", "merge", "a.json", "-"], "not json");
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr
+            .starts_with("power11: - (standard input):1:2: not a power11 bench --json report"),
+        "{}",
+        ran.stderr
+    );
+}
+
 #[test]
 fn merged_parts_with_a_gap_say_which_games_they_hold() {
     let run = Run::new();
