@@ -110,7 +110,8 @@ pub fn shown(path: &Path) -> PathBuf {
 /// checking that its counts add up. Its errors name the path as [`shown`] does.
 pub fn read_report(path: &Path) -> Result<BenchReport, MergeError> {
     let stdin = path == Path::new(STANDARD_INPUT);
-    let path = &shown(path);
+    let named = shown(path);
+    let path = named.as_path();
     let read_error = |source| MergeError::Read {
         path: path.to_path_buf(),
         source,
