@@ -27,7 +27,7 @@ pub trait Store {
     fn location(&self) -> String;
 
     /// Saves `timeline`, replacing the saved game.
-    fn save(&mut self, timeline: &Timeline) -> Result<(), Self::Error>;
+    fn save(&mut self, timeline: &Timeline) -> Result<usize, Self::Error>;
 
     /// The saved game, or `None` if there is none.
     fn load(&mut self) -> Result<Option<Timeline>, Self::Error>;
@@ -66,9 +66,9 @@ impl Store for MemoryStore {
         "memory".to_string()
     }
 
-    fn save(&mut self, timeline: &Timeline) -> Result<(), Infallible> {
+    fn save(&mut self, timeline: &Timeline) -> Result<usize, Infallible> {
         self.saved = Some(timeline.clone());
-        Ok(())
+        Ok(0)
     }
 
     fn load(&mut self) -> Result<Option<Timeline>, Infallible> {
@@ -136,7 +136,11 @@ pub enum Event<E> {
         turn: Turn,
     },
     /// The game was saved.
-    Saved,
+    Saved {
+        /// How many of its oldest states the save left out (0 but for a history of millions
+        /// of moves, which the store keeps within what it can read back).
+        left_out: usize,
+    },
     /// The game could not be saved; it goes on.
     SaveFailed(E),
     /// A move was taken back.
@@ -348,7 +352,7 @@ impl<S: Store> Session<S> {
                 }
             }
             Command::Save => match self.store.save(&game.timeline()) {
-                Ok(()) => Event::Saved,
+                Ok(left_out) => Event::Saved { left_out },
                 Err(e) => Event::SaveFailed(e),
             },
             Command::Undo if game.undo() => Event::Undone,
@@ -467,7 +471,10 @@ mod tests {
             panic!("a game")
         };
         let saved = game.timeline();
-        assert!(matches!(s.handle(Command::Save)[..], [Event::Saved]));
+        assert!(matches!(
+            s.handle(Command::Save)[..],
+            [Event::Saved { left_out: 0 }]
+        ));
         assert!(s.handle(Command::Leave).is_empty());
         assert!(s.handle(Command::Resume).is_empty());
         let Screen::Game { game, best } = s.screen() else {

@@ -192,15 +192,41 @@ pub fn read_board_file(path: &Path) -> Result<Timeline, FileError> {
     parse_board_file(&read_text(path, read_stream)?).map_err(|e| located(path, e))
 }
 
-/// Writes `timeline` as a save file (see [`render_save`]) to `path` atomically.
-pub fn write_save(path: &Path, timeline: &Timeline) -> Result<(), FileError> {
-    write_atomic(path, render_save(timeline).as_bytes())
+/// Writes `timeline` as a save file (see [`render_save`]) to `path` atomically; returns how many
+/// of its oldest states were left out to keep the file within [`MAX_FILE_BYTES`] (0 but for a
+/// history of millions of moves), so that every save written reads back.
+pub fn write_save(path: &Path, timeline: &Timeline) -> Result<usize, FileError> {
+    let (text, left_out) = save_text(timeline, MAX_FILE_BYTES as usize);
+    write_atomic(path, text.as_bytes())?;
+    Ok(left_out)
+}
+
+/// The save file for `timeline` in at most `limit` bytes: the newest states that fit (the
+/// current one always), and how many older ones were left out. A save is read back only up to
+/// the limit, and a history read in another program's narrower format can be written wider
+/// than it was read.
+fn save_text(timeline: &Timeline, limit: usize) -> (String, usize) {
+    const START: &str = "\nScore: ";
+    let mut text = render_save(timeline);
+    if text.len() <= limit {
+        return (text, 0);
+    }
+    // Each state starts a line with "Score: " (rows start with '#'): cut at the first state
+    // that starts within the last `limit` bytes, or at the current state if none does.
+    let from = text.len() - limit - 1;
+    let cut = match text[from..].find(START) {
+        Some(at) => from + at + 1,
+        None => text.rfind(START).map_or(0, |at| at + 1),
+    };
+    let left_out = 1 + text[..cut.saturating_sub(1)].matches(START).count();
+    text.drain(..cut);
+    (text, left_out)
 }
 
 /// Replaces the save at `path` with `timeline` ([`write_save`]), but only where nothing, an
 /// empty file or a save is there: a file that does not read as a save (a damaged save,
 /// somebody's notes) is never overwritten ([`FileError::NotASave`]).
-pub fn replace_save(path: &Path, timeline: &Timeline) -> Result<(), FileError> {
+pub fn replace_save(path: &Path, timeline: &Timeline) -> Result<usize, FileError> {
     // A planted link is refused for what it is (by `read_save`), before the file is read.
     let what = match read_save(path) {
         Ok(_) | Err(FileError::Missing { .. }) => return write_save(path, timeline),
@@ -480,6 +506,37 @@ mod tests {
         let error = write_atomic(&path, b"Score: 0\n").unwrap_err().to_string();
         let message = io::Error::from_raw_os_error(2).to_string();
         assert_eq!(error, format!("{}: {message}", path.display()));
+    }
+
+    #[test]
+    /// Regression: a history read in a narrower format than power11 writes (or grown by the
+    /// moves since) was saved past the read limit, replacing a save that read with one that
+    /// did not. A save keeps the newest states that fit, and says how many it left out.
+    fn a_history_past_the_limit_keeps_its_newest_states() {
+        let mut rng = seeded(5);
+        let mut game = Game::new(Rules::power11(4).unwrap(), &mut rng);
+        for d in Direction::ALL.iter().cycle().take(40) {
+            game.play(*d, &mut rng);
+        }
+        let timeline = game.timeline();
+        let states = timeline.states();
+        let whole = render_save(&timeline);
+        assert_eq!(save_text(&timeline, whole.len()), (whole.clone(), 0));
+        for limit in [whole.len() - 1, whole.len() / 2, 300, 200, 1] {
+            let (text, left_out) = save_text(&timeline, limit);
+            let kept = parse_save(&text).unwrap();
+            assert_eq!(kept.states(), &states[left_out..], "limit {limit}");
+            assert!(left_out > 0, "limit {limit}");
+            // As many states as fit: the one before the first kept would not.
+            if left_out < states.len() - 1 {
+                assert!(text.len() <= limit, "limit {limit}: {} bytes", text.len());
+                let one_more = render_save(&Timeline::new(states[left_out - 1])).len() + 1;
+                assert!(text.len() + one_more > limit, "limit {limit}");
+            } else {
+                // Even a limit below one state keeps the current state.
+                assert_eq!(kept.current(), timeline.current());
+            }
+        }
     }
 
     #[test]

@@ -43,7 +43,7 @@ impl Store for FileStore {
         self.save_path.display().to_string()
     }
 
-    fn save(&mut self, timeline: &Timeline) -> Result<(), FileError> {
+    fn save(&mut self, timeline: &Timeline) -> Result<usize, FileError> {
         replace_save(&self.save_path, timeline)
     }
 

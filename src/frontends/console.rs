@@ -196,7 +196,8 @@ impl<R: BufRead, W: Write, S: Store> Console<R, W, S> {
         let location = || self.session.store().location();
         let failed = |what: &str, e: &dyn Display| format!("{what}: {e}");
         Some(match event {
-            Event::Saved => format!("Game saved to {}.", location()),
+            Event::Saved { left_out: 0 } => format!("Game saved to {}.", location()),
+            Event::Saved { left_out } => super::saved_without(&location(), *left_out),
             Event::SaveFailed(e) => failed("Could not save the game", e),
             Event::NothingToUndo => "Nothing to undo: this is the start of the game.".to_string(),
             Event::Advice(advice) => {

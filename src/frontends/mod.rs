@@ -6,3 +6,24 @@ pub mod autoplay;
 pub mod console;
 pub mod mips;
 pub mod tui;
+
+/// What the console and the full-screen mode say after a save that left out the oldest
+/// `left_out` states of a history too long to read back whole.
+fn saved_without(location: &str, left_out: usize) -> String {
+    let moves = if left_out == 1 { "move" } else { "moves" };
+    format!(
+        "Game saved to {location} without its first {left_out} {moves}: the rest of its history is as long as a save can be."
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_shortened_save_says_how_many_moves_it_left_out() {
+        assert_eq!(
+            super::saved_without("power11.saved", 1),
+            "Game saved to power11.saved without its first 1 move: the rest of its history is as long as a save can be."
+        );
+        assert!(super::saved_without("s", 639_557).contains(" its first 639557 moves: "));
+    }
+}

@@ -339,9 +339,13 @@ fn report<S: Store>(session: &mut Session<S>, ui: &mut Ui, command: Command) {
     for event in session.handle(command) {
         ui.advised = None;
         ui.status = match event {
-            Event::Saved => {
+            Event::Saved { left_out: 0 } => {
                 ui.unsaved = false;
                 format!("Game saved to {location}.")
+            }
+            Event::Saved { left_out } => {
+                ui.unsaved = false;
+                super::saved_without(&location, left_out)
             }
             Event::SaveFailed(e) => format!("Could not save the game: {e}"),
             Event::NothingToUndo => "Nothing to undo: this is the start of the game.".to_string(),
