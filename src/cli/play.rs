@@ -73,11 +73,15 @@ pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
         ))
         .into());
     }
+    // A board file decides the size its game is played at, whatever the variant's.
+    let played = first_game
+        .as_ref()
+        .map_or(rules, |timeline| rules.on(timeline.current().board.side()));
     let (player, _) = player_for(
         kind,
         cli.depth,
         cli.ms_per_move,
-        &rules,
+        &played,
         cli.weights.as_deref(),
         any_size,
         Loading::WhenNeeded,

@@ -12,6 +12,24 @@ Welcome to Power-11!
   q - Quit the game
 ";
 
+/// Regression: a board file decides the size, and the default player is chosen for it, but
+/// the learned player's size check looked at the variant's: `--board four.txt --variant mini`
+/// (or with `--autoplay`) was refused with "these rules are 3x3" though no player was named.
+#[test]
+fn a_board_file_of_another_size_than_the_variant_plays_with_the_default_player() {
+    for autoplay in [false, true] {
+        let mut args = vec!["--seed", "1", "--variant", "mini"];
+        if autoplay {
+            args.extend(["--autoplay", "--max-moves", "3"]);
+        }
+        let board = fixture_arg("B1.txt");
+        args.extend(["--board", &board]);
+        let ran = run(&args, "q\nq\n");
+        assert_eq!((ran.code, ran.stderr.as_str()), (0, ""), "{args:?}");
+        assert!(ran.stdout.contains("#   2|   4|   8|  16#"), "{}", ran.stdout);
+    }
+}
+
 #[test]
 fn menu_is_shown_first_and_q_quits() {
     let ran = run(&["--seed", "1"], "q\n");
