@@ -221,7 +221,9 @@ pub struct Session<S> {
     settings: Settings,
     rng: GameRng,
     store: S,
-    advisor: Expectimax,
+    /// Advises where `player` does not search (random play, a table's player without a
+    /// table for these rules).
+    advisor: AnyPlayer,
     player: AnyPlayer,
     state: State,
 }
@@ -233,10 +235,18 @@ impl<S: Store> Session<S> {
             settings,
             rng,
             store,
-            advisor: Expectimax::new(SearchConfig::default()),
+            advisor: AnyPlayer::Expectimax(Expectimax::new(SearchConfig::default())),
             player,
             state: State::Menu,
         }
+    }
+
+    /// The same session, advised by `advisor` where its player does not search (by default
+    /// the hand-tuned search; the program gives the player it plays when none is named).
+    #[must_use]
+    pub fn with_advisor(mut self, advisor: AnyPlayer) -> Session<S> {
+        self.advisor = advisor;
+        self
     }
 
     /// Starts a game at the newest state of `timeline` (a board file), skipping the menu.
@@ -393,7 +403,7 @@ impl<S: Store> Session<S> {
 
     /// Exact odds where the store has the table of the rules the next move is played by (new
     /// tiles switched off are rules of their own), else the player's own advice if it searches
-    /// (expectimax, learned), else the hand-tuned search's.
+    /// (expectimax, learned), else the advisor's ([`Session::with_advisor`]).
     fn advise(&mut self, game: &Game) -> AdviceReport {
         let rules = &game.move_rules();
         if let Some(moves) = self
@@ -407,7 +417,8 @@ impl<S: Store> Session<S> {
         AdviceReport::Search(
             self.player
                 .advise_board(board, rules)
-                .unwrap_or_else(|| self.advisor.advise_board(board, rules)),
+                .or_else(|| self.advisor.advise_board(board, rules))
+                .flatten(),
         )
     }
 

@@ -74,18 +74,36 @@ pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
         .into());
     }
     // A board file decides the size its game is played at, whatever the variant's.
-    let played = first_game
+    let board_rules = first_game
         .as_ref()
         .map_or(rules, |timeline| rules.on(timeline.current().board.side()));
     let (player, _) = player_for(
         kind,
         cli.depth,
         cli.ms_per_move,
-        &played,
+        &board_rules,
         cli.weights.as_deref(),
         any_size,
         Loading::WhenNeeded,
     )?;
+    // Advice comes from the player, or where it does not search, from the player that plays
+    // when none is named.
+    let advisor = match kind {
+        PlayerKind::Random | PlayerKind::Optimal => {
+            let default = PlayerKind::default_for(&sizes, &SearchConfig::default());
+            let (advisor, _) = player_for(
+                default,
+                None,
+                None,
+                &board_rules,
+                None,
+                true,
+                Loading::WhenNeeded,
+            )?;
+            Some(advisor)
+        }
+        PlayerKind::Expectimax | PlayerKind::Learned => None,
+    };
     let mut out = io::BufWriter::new(StandardOutput::lock());
     if cli.autoplay.is_some() {
         let mut session = Session::new(settings, rng, MemoryStore::new(), player);
@@ -107,6 +125,9 @@ pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
     let best = best_scores();
     let store = FileStore::new(PathBuf::from(SAVE_FILE), best, data_dir());
     let mut session = Session::new(settings, rng, store, player);
+    if let Some(advisor) = advisor {
+        session = session.with_advisor(advisor);
+    }
     if let Some(timeline) = first_game {
         session.start_from(timeline);
     }

@@ -12,6 +12,26 @@ Welcome to Power-11!
   q - Quit the game
 ";
 
+/// Regression: advice comes from the default player (the learned one on 4x4) when the player
+/// chosen does not search, as the guide says; `--player random` got the hand-tuned search's.
+#[test]
+fn a_player_that_does_not_search_leaves_advice_to_the_default_player() {
+    let advice = |args: &[&str]| {
+        let ran = run(args, "h\na\nq\nq\n");
+        assert_eq!((ran.code, ran.stderr.as_str()), (0, ""), "{args:?}");
+        let line = ran.stdout.lines().find(|l| l.starts_with("Advice: "));
+        line.unwrap_or_else(|| panic!("{args:?}: {}", ran.stdout))
+            .to_string()
+    };
+    let default = advice(&["--seed", "1"]);
+    assert_eq!(advice(&["--seed", "1", "--player", "random"]), default);
+    assert_ne!(
+        advice(&["--seed", "1", "--player", "expectimax"]),
+        default,
+        "the search advises differently here, or this test shows nothing"
+    );
+}
+
 /// Regression: a board file decides the size, and the default player is chosen for it, but
 /// the learned player's size check looked at the variant's: `--board four.txt --variant mini`
 /// (or with `--autoplay`) was refused with "these rules are 3x3" though no player was named.
@@ -26,7 +46,11 @@ fn a_board_file_of_another_size_than_the_variant_plays_with_the_default_player()
         args.extend(["--board", &board]);
         let ran = run(&args, "q\nq\n");
         assert_eq!((ran.code, ran.stderr.as_str()), (0, ""), "{args:?}");
-        assert!(ran.stdout.contains("#   2|   4|   8|  16#"), "{}", ran.stdout);
+        assert!(
+            ran.stdout.contains("#   2|   4|   8|  16#"),
+            "{}",
+            ran.stdout
+        );
     }
 }
 
