@@ -27,8 +27,22 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SolveError {
     /// Only 3x3 boards fit in memory.
-    #[error("the exact player plays 3x3 boards only (this board is {0}x{0})")]
+    #[error(
+        "the exact player plays 3x3 boards only, and these rules are {0}x{0} (3x3 rules: --variant mini, or --size 3 with a --goal)"
+    )]
     NotThreeByThree(usize),
+    /// A goal no 3x3 game can make: solving it would take the whole table to say 0.
+    #[error(
+        "the exact player cannot reach goal {goal} on 3x3: the largest tile there is {largest} ({which}); give a --goal of at most that"
+    )]
+    OutOfReach {
+        /// The goal tile.
+        goal: u64,
+        /// The largest tile these new tiles can make on 3x3.
+        largest: u64,
+        /// Which new tiles.
+        which: &'static str,
+    },
     /// Without a goal there is nothing to win.
     #[error("the exact player needs a goal (--goal)")]
     NoGoal,
@@ -120,6 +134,20 @@ impl SolvedRules {
             Spawn::Twos => false,
             Spawn::Edge | Spawn::None => return Err(SolveError::Spawn),
         };
+        // Each merge into the largest tile needs a tile one smaller beside it, and so on down
+        // to a new tile: nine cells make at most 2^10 from new 4s, 2^9 from new 2s.
+        let largest = if fours { 10 } else { 9 };
+        if goal > largest {
+            return Err(SolveError::OutOfReach {
+                goal: 1 << goal,
+                largest: 1 << largest,
+                which: if fours {
+                    "new tiles of 2 and 4"
+                } else {
+                    "new tiles of 2 only"
+                },
+            });
+        }
         let Start::Tiles { count, tile } = rules.start() else {
             return Err(SolveError::Start);
         };

@@ -173,6 +173,8 @@ fn the_exact_player_is_refused_where_it_cannot_play() {
         &["bench", "--player", "optimal", "--games", "1"][..],
         &["--autoplay", "optimal"],
         &["solve"],
+        &["solve", "--size", "3"],
+        &["solve", "--size", "3", "--goal", "1024", "--spawn", "twos"],
         &["solve", "--variant", "mini", "--goal", "none"],
         &["solve", "--variant", "mini", "--spawn", "edge"],
     ] {
@@ -182,6 +184,20 @@ fn the_exact_player_is_refused_where_it_cannot_play() {
             .stdout("")
             .stderr(predicate::str::starts_with("power11: the exact player "));
     }
+}
+
+/// Regression: `power11 solve` alone said "this board is 4x4" (there is no board) without
+/// saying how to ask for 3x3 rules, and `solve --size 3` (goal 2048) solved for 28 seconds and
+/// 1 GB to say 0.
+#[test]
+fn solve_says_how_to_ask_for_rules_it_can_solve() {
+    let run = Run::new();
+    power11(&run, &["solve"], "").assert().code(2).stderr(
+        "power11: the exact player plays 3x3 boards only, and these rules are 4x4 (3x3 rules: --variant mini, or --size 3 with a --goal)\n",
+    );
+    power11(&run, &["solve", "--size", "3"], "").assert().code(2).stderr(
+        "power11: the exact player cannot reach goal 2048 on 3x3: the largest tile there is 1024 (new tiles of 2 and 4); give a --goal of at most that\n",
+    );
 }
 
 #[test]
