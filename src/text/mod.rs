@@ -385,5 +385,15 @@ Score: 4
             parse_board_file("\n\n").unwrap_err().problem,
             Problem::Empty
         );
+        // Regression (hostile-user review): rows with another separator were counted as one
+        // number each, and a lone number was read as a board of size 1 or a bad tile.
+        let err = parse_board_file("2;0;0;0\n0;0;0;0\n0;0;0;0\n0;0;0;0\n").unwrap_err();
+        assert_eq!(err.to_string(), "line 1: '2;0;0;0' is not a number");
+        for lone in ["4\n", "3", "\n 2 \n\n"] {
+            let err = parse_board_file(lone).unwrap_err();
+            assert_eq!(err.problem, Problem::SingleNumber, "{lone:?}");
+        }
+        // A size line stays a size line.
+        assert!(parse_board_file("3\n2\n0\n0\n0\n0\n0\n0\n0\n2\n").is_ok());
     }
 }

@@ -47,6 +47,11 @@ pub enum Problem {
         "{0} numbers, one per line: a board needs n*n of them (9, 16, 25, 36, 49 or 64), optionally after a line holding n"
     )]
     NumberCount(usize),
+    /// The file holds one number: no board at all.
+    #[error(
+        "a single number: a board is n lines of n numbers (n from 3 to 8), or n*n numbers on one line"
+    )]
+    SingleNumber,
     /// A file of numbers holds more than any board could, by far: refused where they pass the
     /// count, before the rest is read.
     #[error(
@@ -383,6 +388,9 @@ fn parse_numbers<'a>(lines: impl Iterator<Item = &'a str>) -> Result<Snapshot, P
     // has, and not n*n of them, are counted in the message.
     if let [(line, tokens)] = token_lines.as_slice() {
         let line = *line;
+        if tokens.len() == 1 {
+            return fail(line, Problem::SingleNumber);
+        }
         match side_of(tokens.len()) {
             Some(n) if declared.is_none_or(|(_, size)| size == n) => {
                 token_lines = tokens.chunks(n).map(|row| (line, row.to_vec())).collect();
@@ -518,6 +526,14 @@ fn side_of(count: usize) -> Option<usize> {
 fn one_per_line(
     mut token_lines: Vec<(usize, Vec<&str>)>,
 ) -> Result<Vec<(usize, Vec<&str>)>, ParseError> {
+    // A token that is no number at all is named before the count is: lines of `2;0;0;0` are
+    // rows written with another separator, not a count of numbers. (A number that is not a
+    // tile may be the size line.)
+    for (line, tokens) in &token_lines {
+        if let Err(problem @ Problem::NotNumber(_)) = parse_cell(tokens[0]) {
+            return fail(*line, problem);
+        }
+    }
     let count = token_lines.len();
     let n = if let Some(n) = side_of(count) {
         n
