@@ -11,6 +11,9 @@ pub enum PictureError {
     /// Something else is at the path: it is never replaced.
     #[error("{}: not an SVG picture; it is left alone (choose another file to draw in)", .0.display())]
     NotAPicture(std::path::PathBuf),
+    /// A directory: a picture is drawn in a file.
+    #[error("{}: a directory; name a file in it to draw in ({}/plot.svg)", .0.display(), .0.display())]
+    Directory(std::path::PathBuf),
     /// Writing failed.
     #[error(transparent)]
     File(#[from] FileError),
@@ -24,15 +27,19 @@ pub fn write_svg(path: &Path, svg: &str) -> Result<(), PictureError> {
     Ok(())
 }
 
-/// Whether a picture may be drawn at `path` (nothing there, or an SVG picture that is not
-/// read-only), checked before a long run as well as when it is written.
+/// Whether a picture may be drawn at `path` (nothing there, an empty file, or an SVG picture
+/// that is not read-only), checked before a long run as well as when it is written.
 pub fn check_svg_target(path: &Path) -> Result<(), PictureError> {
-    // Nothing there, or a link to nothing (writing makes the file it names).
-    if std::fs::metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
-        return Ok(());
+    match std::fs::metadata(path) {
+        // Nothing there, or a link to nothing (writing makes the file it names).
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Ok(meta) if meta.is_dir() => return Err(PictureError::Directory(path.to_path_buf())),
+        _ => {}
     }
-    let is_svg = read_regular(path, 64 << 20).is_ok_and(|bytes| is_svg(&bytes));
-    if !is_svg {
+    // An empty file (`touch`, `mktemp`) holds nothing to lose, as for saves.
+    let replaceable = read_regular(path, 64 << 20)
+        .is_ok_and(|bytes| bytes.trim_ascii().is_empty() || is_svg(&bytes));
+    if !replaceable {
         return Err(PictureError::NotAPicture(path.to_path_buf()));
     }
     let target = resolve_links(path).map_err(|error| FileError::Io {

@@ -706,6 +706,18 @@ fn plot_never_draws_over_a_page_that_only_mentions_svg_and_says_what_it_cannot_u
             .unwrap()
             .contains("2 games")
     );
+    // Regression (hostile-user review): an empty file (`touch`, `mktemp --suffix .svg`) holds
+    // nothing to lose, and is drawn in; a directory is named as one.
+    for empty in ["", "\n \n"] {
+        std::fs::write(run.path("empty.svg"), empty).unwrap();
+        let ran = plot("empty.svg");
+        assert_eq!((ran.code, ran.stderr.as_str()), (0, ""), "{empty:?}");
+        let drawn = std::fs::read_to_string(run.path("empty.svg")).unwrap();
+        assert!(drawn.contains("2 games"), "{empty:?}: {drawn}");
+    }
+    std::fs::create_dir(run.path("pictures")).unwrap();
+    let ran = plot("pictures");
+    ran.assert_refused("pictures: a directory; name a file in it to draw in (pictures/plot.svg)");
     // A missing directory is named for --plot, before any game.
     let ran = plot("nodir/b.svg");
     ran.assert_refused("cannot use --plot nodir/b.svg: there is no directory nodir");
