@@ -74,12 +74,13 @@ pub(super) struct Cli {
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"], requires = "tui")]
     pub(super) color: String,
 
-    /// With --autoplay: wait this many milliseconds after each move.
+    /// With --autoplay: wait this many milliseconds after each move (at most an hour).
     #[arg(
         long,
         value_name = "MS",
         allow_negative_numbers = true,
-        requires = "autoplay"
+        requires = "autoplay",
+        value_parser = whole::<u64>("a delay in milliseconds", 0, MAX_DELAY_MS)
     )]
     pub(super) delay: Option<u64>,
 
@@ -88,18 +89,19 @@ pub(super) struct Cli {
         long,
         value_name = "N",
         allow_negative_numbers = true,
-        requires = "autoplay"
+        requires = "autoplay",
+        value_parser = parse_count
     )]
     pub(super) max_moves: Option<u64>,
 
     /// With --autoplay or --player expectimax or learned: search this many moves deep instead
     /// of adapting the depth (learned: 1 to 4).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, requires = "computer", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_FIXED_DEPTH)))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, requires = "computer", value_parser = whole::<u32>("a depth", 1, MAX_FIXED_DEPTH as u64))]
     pub(super) depth: Option<u32>,
 
     /// With --autoplay or --player expectimax: search deeper while this many milliseconds per
     /// move last (moves then depend on the machine's speed).
-    #[arg(long, value_name = "MS", allow_negative_numbers = true, requires = "computer", conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..=MAX_BUDGET_MS))]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, requires = "computer", conflicts_with = "depth", value_parser = whole::<u64>("a time per move in milliseconds", 1, MAX_BUDGET_MS))]
     pub(super) ms_per_move: Option<u64>,
 }
 
@@ -162,18 +164,38 @@ pub(super) struct CompactArgs {
     pub(super) keep: f64,
 
     /// Significant bits each weight keeps after its leading one (0 to 10; f16 has 10).
-    #[arg(long, value_name = "BITS", default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=10))]
+    #[arg(long, value_name = "BITS", default_value_t = 10, value_parser = whole::<u32>("a number of bits", 0, 10))]
     pub(super) mantissa_bits: u32,
 
     /// Keep the weights of the first N stages that have their own; later stages play with
     /// the last one kept (the stage of 32768 matters only after a 32768).
-    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=4))]
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = whole::<u64>("a number of stages", 1, 4))]
     pub(super) stages: u64,
 
     /// The zstd level (1 to 22; higher is smaller and slower).
-    #[arg(long, value_name = "L", default_value_t = 19, value_parser = clap::value_parser!(i32).range(1..=22))]
+    #[arg(long, value_name = "L", default_value_t = 19, value_parser = whole::<i32>("a zstd level", 1, 22))]
     pub(super) level: i32,
 }
+
+/// A whole number from `low` to `high` as a `value_parser`, refused with what it should be
+/// (`what`) and both ends: clap's own range message reads `0 is not in 1..=8`, and Rust's
+/// parse errors `invalid digit found in string`.
+fn whole<T: TryFrom<u64>>(
+    what: &'static str,
+    low: u64,
+    high: u64,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
+    move |text: &str| {
+        text.parse::<u64>()
+            .ok()
+            .filter(|n| (low..=high).contains(n))
+            .and_then(|n| T::try_from(n).ok())
+            .ok_or_else(|| format!("'{text}' is not {what} (a whole number from {low} to {high})"))
+    }
+}
+
+/// The longest `--delay` between autoplay moves: an hour.
+const MAX_DELAY_MS: u64 = 3_600_000;
 
 /// A count of games or moves: a whole number from 1 (clap's own range message reads
 /// `1..18446744073709551615`, which looks like a range that excludes its end).
@@ -224,7 +246,7 @@ pub(super) struct TrainArgs {
     pub(super) games: Option<u64>,
 
     /// Worker threads (default: all cores).
-    #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=256))]
+    #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = whole::<u64>("a number of threads", 1, 256))]
     pub(super) threads: Option<u64>,
 
     /// Seed the games (default: random, and printed).
@@ -454,7 +476,7 @@ pub(super) struct BenchArgs {
     pub(super) first_game: u64,
 
     /// Worker threads (default: all cores).
-    #[arg(long, value_name = "J", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    #[arg(long, value_name = "J", allow_negative_numbers = true, value_parser = whole::<u64>("a number of jobs", 1, 1024))]
     pub(super) jobs: Option<u64>,
 
     /// Print the summary as one JSON object.
@@ -476,7 +498,7 @@ pub(super) struct BenchArgs {
 
     /// Expectimax or learned: search this many moves deep instead of adapting the depth
     /// (learned: 1 to 4).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_FIXED_DEPTH)))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u32>("a depth", 1, MAX_FIXED_DEPTH as u64))]
     pub(super) depth: Option<u32>,
 
     /// The learned player's weights (default: the data directory's, where `power11 train`
@@ -486,7 +508,7 @@ pub(super) struct BenchArgs {
 
     /// Expectimax: search deeper while this many milliseconds per move last (games then
     /// depend on the machine's speed and load, so they do not replay from the seed).
-    #[arg(long, value_name = "MS", allow_negative_numbers = true, conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..=MAX_BUDGET_MS))]
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, conflicts_with = "depth", value_parser = whole::<u64>("a time per move in milliseconds", 1, MAX_BUDGET_MS))]
     pub(super) ms_per_move: Option<u64>,
 
     #[command(flatten)]

@@ -578,6 +578,35 @@ fn a_negative_or_zero_number_is_refused_by_the_flag_it_was_given_to() {
             &["train", "--games", "-3"],
             "error: invalid value '-3' for '--games <N>': '-3' is not a count (a whole number from 1 to 18446744073709551615)\n",
         ),
+        // Regression (hostile-user review): Rust's own parse errors and clap's `1..=8`.
+        (
+            &["--autoplay", "--delay", "-5"],
+            "error: invalid value '-5' for '--delay <MS>': '-5' is not a delay in milliseconds (a whole number from 0 to 3600000)\n",
+        ),
+        (
+            &["--autoplay", "--max-moves", "0"],
+            "error: invalid value '0' for '--max-moves <N>': '0' is not a count (a whole number from 1 to 18446744073709551615)\n",
+        ),
+        (
+            &["--autoplay", "--max-moves", "-1"],
+            "error: invalid value '-1' for '--max-moves <N>': '-1' is not a count (a whole number from 1 to 18446744073709551615)\n",
+        ),
+        (
+            &["--autoplay", "--depth", "0"],
+            "error: invalid value '0' for '--depth <N>': '0' is not a depth (a whole number from 1 to 8)\n",
+        ),
+        (
+            &["bench", "--player", "expectimax", "--ms-per-move", "abc"],
+            "error: invalid value 'abc' for '--ms-per-move <MS>': 'abc' is not a time per move in milliseconds (a whole number from 1 to 60000)\n",
+        ),
+        (
+            &["bench", "--player", "random", "--jobs", "0"],
+            "error: invalid value '0' for '--jobs <J>': '0' is not a number of jobs (a whole number from 1 to 1024)\n",
+        ),
+        (
+            &["train", "--games", "3", "--threads", "0"],
+            "error: invalid value '0' for '--threads <T>': '0' is not a number of threads (a whole number from 1 to 256)\n",
+        ),
     ] {
         let ran = run(args, "");
         assert_eq!((ran.code, ran.stdout.as_str()), (2, ""), "{args:?}");
