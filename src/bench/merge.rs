@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 pub enum MergeError {
     /// A file could not be read.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {}", path.display(), crate::files::system_words(source))]
     Read {
         /// The file.
         path: PathBuf,

@@ -11,3 +11,47 @@ pub mod save;
 pub mod solutions;
 pub mod store;
 pub mod weights;
+
+/// The system's error as messages put it after a path: `no such file or directory`,
+/// the rest as the system says it, in lower case and without Rust's `(os error N)`, so that
+/// every file's message reads alike.
+pub fn system_words(error: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    // A write's missing file is a missing directory.
+    if error.kind() == ErrorKind::NotFound {
+        return "no such file or directory".to_string();
+    }
+    let text = error.to_string();
+    let text = match text.rfind(" (os error ") {
+        Some(at) if text.ends_with(')') => &text[..at],
+        _ => &text,
+    };
+    let mut chars = text.chars();
+    chars.next().map_or(String::new(), |first| {
+        first.to_lowercase().chain(chars).collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Error, ErrorKind};
+
+    #[test]
+    fn system_errors_read_alike() {
+        let words = |e: Error| super::system_words(&e);
+        assert_eq!(
+            words(Error::from(ErrorKind::NotFound)),
+            "no such file or directory"
+        );
+        assert_eq!(words(Error::from_raw_os_error(13)), "permission denied");
+        #[cfg(target_os = "linux")]
+        assert_eq!(
+            words(Error::from_raw_os_error(40)),
+            "too many levels of symbolic links"
+        );
+        assert_eq!(
+            words(Error::other("Disk quota (os error)")),
+            "disk quota (os error)"
+        );
+    }
+}

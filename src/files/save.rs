@@ -34,7 +34,7 @@ pub enum FileError {
     },
     /// Reading or writing failed. The system's error is part of the message, and so not an
     /// error `source` as well (a chain printed whole would say it twice).
-    #[error("{}: {error}", .path.display())]
+    #[error("{}: {}", .path.display(), super::system_words(.error))]
     Io {
         /// The file.
         path: PathBuf,
@@ -504,8 +504,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("no-such-dir").join(SAVE_FILE);
         let error = write_atomic(&path, b"Score: 0\n").unwrap_err().to_string();
-        let message = io::Error::from_raw_os_error(2).to_string();
-        assert_eq!(error, format!("{}: {message}", path.display()));
+        assert_eq!(
+            error,
+            format!("{}: no such file or directory", path.display())
+        );
     }
 
     #[test]

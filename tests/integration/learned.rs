@@ -453,11 +453,11 @@ fn a_checkpoint_that_cannot_be_written_stops_training_and_says_why_once() {
     let message = stderr.lines().last().unwrap();
     assert!(
         message.starts_with(
-            "power11: training stopped: a checkpoint could not be written (w.p11w: File too large"
+            "power11: training stopped: a checkpoint could not be written (w.p11w: file too large"
         ) && message.ends_with("the files keep what was written before"),
         "{stderr}"
     );
-    assert_eq!(message.matches("File too large").count(), 1, "{stderr}");
+    assert_eq!(message.matches("file too large").count(), 1, "{stderr}");
     assert!(!run.path("w.p11w").exists());
 }
 
