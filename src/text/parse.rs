@@ -64,6 +64,9 @@ pub enum Problem {
     /// A framed row does not start and end with '#'.
     #[error("a board row must start and end with '#'")]
     RowNotFramed,
+    /// A row of a board drawn with `+---+` rules does not start and end with '|'.
+    #[error("a row of a board drawn with '+---+' must start and end with '|'")]
+    RowNotBordered,
     /// A row has the wrong number of cells.
     #[error("expected {expected} cells, found {found}")]
     CellCount {
@@ -156,7 +159,8 @@ pub fn parse_save(text: &str) -> Result<Timeline, ParseError> {
 
 /// Reads a board file in any accepted format: a grid of numbers (blanks or commas, 0 = empty,
 /// optionally preceded by a line holding just the size), a framed board with or without a
-/// `Score:` line, or a whole save file.
+/// `Score:` line, a whole save file, or a board drawn with `+---+` rules and `|` as the MIPS
+/// program prints it.
 pub fn parse_board_file(text: &str) -> Result<Timeline, ParseError> {
     let lines = lines_of(text);
     let first = lines.clone().map(str::trim_start).find(|l| !l.is_empty());
@@ -168,6 +172,7 @@ pub fn parse_board_file(text: &str) -> Result<Timeline, ParseError> {
         Some(_) if lines.clone().any(|l| l.trim_start().starts_with('#')) => {
             parse_framed(numbered(lines), false)
         }
+        Some(l) if is_rule(l) || l.starts_with('|') => parse_bordered(lines).map(Timeline::new),
         Some(_) => parse_numbers(lines).map(Timeline::new),
     }
 }
@@ -374,6 +379,73 @@ fn parse_framed_board(lines: &mut Numbered<'_>, top: (usize, &str)) -> Result<Bo
         return fail(bottom, Problem::NoTile);
     }
     Ok(board)
+}
+
+/// A line of a board drawn as the MIPS program draws it, between its rows: `+---+---+---+`.
+fn is_rule(line: &str) -> bool {
+    line.starts_with('+') && line.bytes().all(|b| b == b'+' || b == b'-')
+}
+
+/// A board drawn with `+---+` rules between rows of cells between `|`s (`|   | 2 |   |`), as
+/// the MIPS program prints it: what a user copies from its screen.
+fn parse_bordered<'a>(lines: impl Iterator<Item = &'a str>) -> Result<Snapshot, ParseError> {
+    let mut cells: Vec<u8> = Vec::new();
+    let (mut per_row, mut rows, mut last) = (0, 0, 1);
+    for (i, line) in lines.enumerate() {
+        let (number, line) = (i + 1, line.trim());
+        if line.is_empty() || is_rule(line) {
+            continue;
+        }
+        let inner = line
+            .strip_prefix('|')
+            .and_then(|l| l.strip_suffix('|'))
+            .ok_or(ParseError {
+                line: number,
+                problem: Problem::RowNotBordered,
+            })?;
+        let row: Vec<u8> = inner
+            .split('|')
+            .map(parse_cell)
+            .collect::<Result<_, _>>()
+            .or_else(|p| fail(number, p))?;
+        if rows == 0 {
+            per_row = row.len();
+        } else if row.len() != per_row {
+            let problem = Problem::CellCount {
+                expected: per_row,
+                found: row.len(),
+            };
+            return fail(number, problem);
+        }
+        if rows == Size::MAX {
+            let problem = match Size::new(per_row) {
+                Err(e) => Problem::Board(BoardError::BadSize(e)),
+                Ok(_) => Problem::RowCount {
+                    expected: per_row,
+                    found: rows + 1,
+                },
+            };
+            return fail(number, problem);
+        }
+        cells.extend(row);
+        rows += 1;
+        last = number;
+    }
+    if rows == 0 {
+        return fail(1, Problem::Empty);
+    }
+    if rows != per_row {
+        let problem = Problem::RowCount {
+            expected: per_row,
+            found: rows,
+        };
+        return fail(last, problem);
+    }
+    let board = Board::from_exponents(rows, &cells).or_else(|e| fail(last, e.into()))?;
+    if board.max_exponent() == 0 {
+        return fail(last, Problem::NoTile);
+    }
+    Ok(Snapshot { board, score: 0 })
 }
 
 fn parse_numbers<'a>(lines: impl Iterator<Item = &'a str>) -> Result<Snapshot, ParseError> {

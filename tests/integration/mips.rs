@@ -611,3 +611,24 @@ fn help_names_the_interface() {
         assert!(ran.stdout.contains(text), "--help mentions {text}");
     }
 }
+
+/// A board the MIPS interface prints, copied into a file, starts a game (`--board`): power11
+/// reads what it writes. Regression (hostile-user review): it was refused, "'+---+---+---+' is
+/// not a number".
+#[test]
+fn a_board_the_mips_interface_prints_is_a_board_file() {
+    let run = Run::new();
+    let ran = run.run(&["--interface", "mips", "--seed", "8186"], "1\nD\nW\nX\n");
+    let printed = ran.stdout.lines().collect::<Vec<_>>();
+    let last_board = printed
+        .iter()
+        .rposition(|&l| l == "+---+---+---+")
+        .expect("a board was printed");
+    let drawn = printed[last_board - 6..=last_board].join("\n") + "\n";
+    let expected = *boards(&drawn).last().unwrap();
+    std::fs::write(run.path("copied.txt"), &drawn).unwrap();
+    let ran = run.run(&["--board", "copied.txt", "--seed", "1"], "q\n");
+    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""), "{drawn}");
+    let (_, shown) = crate::common::screens(&ran.stdout)[0];
+    assert_eq!(shown, expected, "{drawn}");
+}
