@@ -303,9 +303,7 @@ fn parse_framed_board(lines: &mut Numbered<'_>, top: (usize, &str)) -> Result<Bo
     if !is_frame(first.trim_start()) {
         return fail(start, Problem::ExpectedTopFrame(shorten(first)));
     }
-    let mut cells: Vec<u8> = Vec::new();
-    let mut per_row = 0;
-    let mut rows = 0;
+    let mut grid = DrawnBoard::default();
     let bottom = loop {
         let Some((i, line)) = lines.next() else {
             return fail(start, Problem::MissingBottomFrame);
@@ -331,54 +329,79 @@ fn parse_framed_board(lines: &mut Numbered<'_>, top: (usize, &str)) -> Result<Bo
         // Some programs draw a `|` just inside each `#`: `#|   2|   4|#`.
         let inner = inner.strip_prefix('|').unwrap_or(inner);
         let inner = inner.strip_suffix('|').unwrap_or(inner);
+        grid.add(i, inner)?;
+    };
+    grid.board(bottom)
+}
+
+/// The rows of a drawn board as they are read, their cells between `|`s: one cell count for
+/// all, at most [`Size::MAX`] of them.
+#[derive(Default)]
+struct DrawnBoard {
+    cells: Vec<u8>,
+    per_row: usize,
+    rows: usize,
+}
+
+impl DrawnBoard {
+    /// Adds the row on line `line` whose cells `inner` holds.
+    fn add(&mut self, line: usize, inner: &str) -> Result<(), ParseError> {
         let row: Vec<u8> = inner
             .split('|')
             .map(parse_cell)
             .collect::<Result<_, _>>()
-            .or_else(|p| fail(i, p))?;
-        if rows == 0 {
-            per_row = row.len();
-        } else if row.len() != per_row {
-            return fail(
-                i,
-                Problem::CellCount {
-                    expected: per_row,
-                    found: row.len(),
-                },
-            );
+            .or_else(|p| fail(line, p))?;
+        if self.rows == 0 {
+            self.per_row = row.len();
+        } else if row.len() != self.per_row {
+            let problem = Problem::CellCount {
+                expected: self.per_row,
+                found: row.len(),
+            };
+            return fail(line, problem);
         }
-        if rows == Size::MAX {
+        if self.rows == Size::MAX {
             // A ninth row: a 9x9 (or larger) board is a size, not a miscount.
-            let problem = match Size::new(per_row) {
+            let problem = match Size::new(self.per_row) {
                 Err(e) => Problem::Board(BoardError::BadSize(e)),
                 Ok(_) => Problem::RowCount {
-                    expected: per_row,
-                    found: rows + 1,
+                    expected: self.per_row,
+                    found: self.rows + 1,
                 },
             };
-            return fail(i, problem);
+            return fail(line, problem);
         }
-        cells.extend(row);
-        rows += 1;
-    };
-    if rows != per_row || Size::new(rows).is_err() {
-        let problem = if rows == per_row {
-            Problem::Board(BoardError::BadSize(
-                Size::new(rows).expect_err("checked just above"),
-            ))
-        } else {
-            Problem::RowCount {
-                expected: per_row,
-                found: rows,
-            }
-        };
-        return fail(bottom, problem);
+        self.cells.extend(row);
+        self.rows += 1;
+        Ok(())
     }
-    let board = Board::from_exponents(rows, &cells).or_else(|e| fail(bottom, e.into()))?;
-    if board.max_exponent() == 0 {
-        return fail(bottom, Problem::NoTile);
+
+    /// The board the rows make, its problems reported at line `end` (where it ends).
+    fn board(self, end: usize) -> Result<Board, ParseError> {
+        let DrawnBoard {
+            cells,
+            per_row,
+            rows,
+        } = self;
+        if rows != per_row || Size::new(rows).is_err() {
+            let problem = if rows == per_row {
+                Problem::Board(BoardError::BadSize(
+                    Size::new(rows).expect_err("checked just above"),
+                ))
+            } else {
+                Problem::RowCount {
+                    expected: per_row,
+                    found: rows,
+                }
+            };
+            return fail(end, problem);
+        }
+        let board = Board::from_exponents(rows, &cells).or_else(|e| fail(end, e.into()))?;
+        if board.max_exponent() == 0 {
+            return fail(end, Problem::NoTile);
+        }
+        Ok(board)
     }
-    Ok(board)
 }
 
 /// A line of a board drawn as the MIPS program draws it, between its rows: `+---+---+---+`.
@@ -389,8 +412,8 @@ fn is_rule(line: &str) -> bool {
 /// A board drawn with `+---+` rules between rows of cells between `|`s (`|   | 2 |   |`), as
 /// the MIPS program prints it: what a user copies from its screen.
 fn parse_bordered<'a>(lines: impl Iterator<Item = &'a str>) -> Result<Snapshot, ParseError> {
-    let mut cells: Vec<u8> = Vec::new();
-    let (mut per_row, mut rows, mut last) = (0, 0, 1);
+    let mut grid = DrawnBoard::default();
+    let mut last = 1;
     for (i, line) in lines.enumerate() {
         let (number, line) = (i + 1, line.trim());
         if line.is_empty() || is_rule(line) {
@@ -403,48 +426,13 @@ fn parse_bordered<'a>(lines: impl Iterator<Item = &'a str>) -> Result<Snapshot, 
                 line: number,
                 problem: Problem::RowNotBordered,
             })?;
-        let row: Vec<u8> = inner
-            .split('|')
-            .map(parse_cell)
-            .collect::<Result<_, _>>()
-            .or_else(|p| fail(number, p))?;
-        if rows == 0 {
-            per_row = row.len();
-        } else if row.len() != per_row {
-            let problem = Problem::CellCount {
-                expected: per_row,
-                found: row.len(),
-            };
-            return fail(number, problem);
-        }
-        if rows == Size::MAX {
-            let problem = match Size::new(per_row) {
-                Err(e) => Problem::Board(BoardError::BadSize(e)),
-                Ok(_) => Problem::RowCount {
-                    expected: per_row,
-                    found: rows + 1,
-                },
-            };
-            return fail(number, problem);
-        }
-        cells.extend(row);
-        rows += 1;
+        grid.add(number, inner)?;
         last = number;
     }
-    if rows == 0 {
+    if grid.rows == 0 {
         return fail(1, Problem::Empty);
     }
-    if rows != per_row {
-        let problem = Problem::RowCount {
-            expected: per_row,
-            found: rows,
-        };
-        return fail(last, problem);
-    }
-    let board = Board::from_exponents(rows, &cells).or_else(|e| fail(last, e.into()))?;
-    if board.max_exponent() == 0 {
-        return fail(last, Problem::NoTile);
-    }
+    let board = grid.board(last)?;
     Ok(Snapshot { board, score: 0 })
 }
 
