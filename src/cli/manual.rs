@@ -35,7 +35,9 @@ pub(super) fn print_completions(name: &str) -> anyhow::Result<()> {
 pub(super) fn print_man_page(path: &[String]) -> anyhow::Result<()> {
     let mut command = Cli::command().disable_help_subcommand(true);
     command.build();
-    for name in path {
+    // `bench merge` may come as one word, quoted, or as the page's name has it (`bench-merge`).
+    let names = path.iter().flat_map(|word| word.split([' ', '-']));
+    for name in names.filter(|name| !name.is_empty()) {
         let parent = command
             .get_display_name()
             .unwrap_or(command.get_name())

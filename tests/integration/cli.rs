@@ -397,6 +397,13 @@ fn bad_board_file_exits_2_naming_file_and_line() {
         ran.stderr
     );
     assert_eq!(ran.stdout, "");
+    // `-` is standard input elsewhere; here it holds the moves.
+    let ran = run(&["--board", "-"], "2 0 0\n0 0 0\n0 0 2\n");
+    assert_eq!((ran.code, ran.stdout.as_str()), (2, ""));
+    assert_eq!(
+        ran.stderr,
+        "power11: --board -: standard input holds the moves; give the board as a file (or the output of a command: --board <(command))\n"
+    );
     let ran = run(&["--board", "no-such-file.txt"], "");
     assert_eq!(ran.code, 2);
     assert_eq!(ran.stderr, "power11: no-such-file.txt: no such file\n");

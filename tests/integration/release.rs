@@ -135,6 +135,9 @@ fn each_command_has_its_page() {
     for (path, title, flag) in [
         (&["bench"][..], "POWER11-BENCH", "first\\-game"),
         (&["bench", "merge"][..], "POWER11-BENCH-MERGE", "json"),
+        // As the page's own name reads, quoted (`man "bench merge"`) or with a dash.
+        (&["bench merge"][..], "POWER11-BENCH-MERGE", "json"),
+        (&["bench-merge"][..], "POWER11-BENCH-MERGE", "json"),
         (&["solve"][..], "POWER11-SOLVE", "out"),
         (&["train"][..], "POWER11-TRAIN", "minutes"),
         (&["completions"][..], "POWER11-COMPLETIONS", "help"),
