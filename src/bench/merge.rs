@@ -18,6 +18,12 @@ pub enum MergeError {
         /// Why.
         source: std::io::Error,
     },
+    /// A report named is not there.
+    #[error("{}: no such file", path.display())]
+    Missing {
+        /// The file.
+        path: PathBuf,
+    },
     /// A file is not a bench report (or one from a power11 too old to merge).
     #[error("{}:{line}:{column}: not a power11 bench --json report: {message}", path.display())]
     NotAReport {
@@ -127,6 +133,11 @@ pub fn read_report(path: &Path) -> Result<BenchReport, MergeError> {
         read_stream(path, MAX_REPORT_BYTES)
     };
     let bytes = bytes.map_err(|e| match e {
+        BoundedReadError::Io(source) if source.kind() == std::io::ErrorKind::NotFound => {
+            MergeError::Missing {
+                path: path.to_path_buf(),
+            }
+        }
         BoundedReadError::Io(source) => read_error(source),
         BoundedReadError::NotRegular => MergeError::Directory {
             path: path.to_path_buf(),

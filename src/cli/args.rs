@@ -33,7 +33,8 @@ pub(super) struct Cli {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_seed)]
     pub(super) seed: Option<u64>,
 
-    /// Start the first game from this board file (a grid of numbers, a framed board, or a save).
+    /// Start the first game from this board file (a grid of numbers, a framed board, a board
+    /// drawn with `+---+` rules as the MIPS program prints it, or a save).
     #[arg(long, value_name = "FILE")]
     pub(super) board: Option<PathBuf>,
 
@@ -113,7 +114,7 @@ Files:
   power11.saved     the saved game, in the current directory: Score lines and framed boards,
                     oldest state first (files of other Power-11 programs are read too)
   --board FILE      n lines of n numbers (0 = empty), n*n numbers one per line, a framed
-                    board, or a whole save; n is 3 to 8
+                    board, one drawn with +---+ rules (as MIPS), or a whole save; n is 3 to 8
   best scores, solved 3x3 tables and learned weights live in $POWER11_DATA_DIR (set and not
   empty: an empty value counts as unset, as with NO_COLOR), else the platform's data
   directory (~/.local/share/power11 on Linux). Best scores are kept per rule set and size for

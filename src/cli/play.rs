@@ -37,9 +37,10 @@ pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
         MenuStyle::OneSize
     };
     let settings = Settings { rules, menu };
-    // A game by hand may be played on 5x5 from the menu; the learned player then hands 5x5
-    // boards to the hand-tuned search. Autoplay plays the rules given, which must suit it.
-    let any_size = cli.autoplay.is_none() && menu == MenuStyle::EasyHard;
+    // A game by hand may be played on 5x5 from the menu, or at a board file's size; the
+    // learned player then hands other sizes to the hand-tuned search. Autoplay plays the rules
+    // given (or the board file's size), which must suit it.
+    let any_size = cli.autoplay.is_none() && (menu == MenuStyle::EasyHard || first_game.is_some());
     let named = cli.autoplay.flatten().or(cli.player);
     if let (Some(PlayerKind::Learned), Some(timeline)) = (cli.autoplay.flatten(), &first_game)
         && timeline.size() != 4
@@ -89,6 +90,7 @@ pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
     // Advice comes from the player, or where it does not search, from the player that plays
     // when none is named.
     let advisor = match kind {
+        _ if cli.autoplay.is_some() => None,
         PlayerKind::Random | PlayerKind::Optimal => {
             let default = PlayerKind::default_for(&sizes, &SearchConfig::default());
             let (advisor, _) = player_for(

@@ -12,7 +12,7 @@ pub enum PictureError {
     #[error("{}: not an SVG picture; it is left alone (choose another file to draw in)", .0.display())]
     NotAPicture(std::path::PathBuf),
     /// A directory: a picture is drawn in a file.
-    #[error("{}: a directory; name a file in it to draw in ({}/plot.svg)", .0.display(), .0.display())]
+    #[error("{}: a directory; name a file in it to draw in ({})", .0.display(), .0.join("plot.svg").display())]
     Directory(std::path::PathBuf),
     /// Writing failed.
     #[error(transparent)]

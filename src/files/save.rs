@@ -218,7 +218,10 @@ fn save_text(timeline: &Timeline, limit: usize) -> (String, usize) {
         Some(at) => from + at + 1,
         None => text.rfind(START).map_or(0, |at| at + 1),
     };
-    let left_out = 1 + text[..cut.saturating_sub(1)].matches(START).count();
+    if cut == 0 {
+        return (text, 0);
+    }
+    let left_out = 1 + text[..cut - 1].matches(START).count();
     text.drain(..cut);
     (text, left_out)
 }
@@ -539,6 +542,10 @@ mod tests {
                 assert_eq!(kept.current(), timeline.current());
             }
         }
+        // A single state past the limit is kept whole, and nothing is said left out.
+        let one = Timeline::new(*timeline.current());
+        let (text, left_out) = save_text(&one, 10);
+        assert_eq!((text, left_out), (render_save(&one), 0));
     }
 
     #[test]

@@ -46,7 +46,7 @@ pub fn read_table(path: &Path, rules: &Rules) -> Result<Option<Solution>, TableF
     let bytes = match read_regular(path, MAX_TABLE_BYTES) {
         Ok(bytes) => bytes,
         Err(BoundedReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(BoundedReadError::Io(e)) => return Err(fail(e.to_string())),
+        Err(BoundedReadError::Io(e)) => return Err(fail(super::system_words(&e))),
         Err(BoundedReadError::NotRegular | BoundedReadError::TooLarge(_)) => {
             return Err(fail("not a solution table".to_string()));
         }

@@ -79,7 +79,7 @@ pub fn read_weights(path: &Path, weight_use: WeightUse) -> Result<Network, Weigh
         BoundedReadError::Io(e) if e.kind() == io::ErrorKind::NotFound => {
             WeightsFileError::Missing(path.to_path_buf())
         }
-        BoundedReadError::Io(e) => fail(e.to_string()),
+        BoundedReadError::Io(e) => fail(super::system_words(&e)),
         BoundedReadError::NotRegular => fail("not a file".to_string()),
         BoundedReadError::TooLarge(_) => fail("too large to be a weight file".to_string()),
     })?;

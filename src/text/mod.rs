@@ -389,6 +389,21 @@ Score: 4
         // number each, and a lone number was read as a board of size 1 or a bad tile.
         let err = parse_board_file("2;0;0;0\n0;0;0;0\n0;0;0;0\n0;0;0;0\n").unwrap_err();
         assert_eq!(err.to_string(), "line 1: '2;0;0;0' is not a number");
+        // A word is named as no number wherever it stands, before any count.
+        for (text, word) in [
+            ("hello", "hello"),
+            ("2;0;0;0;0;0;0;0;2\n", "2;0;0;0;0;0;0;0;2"),
+            (&"2;0;0;0\n".repeat(5000), "2;0;0;0"),
+        ] {
+            let err = parse_board_file(text).unwrap_err();
+            assert_eq!(
+                (err.line, err.problem),
+                (1, Problem::NotNumber(word.into()))
+            );
+        }
+        let prose = "the quick brown fox ".repeat(2000);
+        let err = parse_board_file(&prose).unwrap_err();
+        assert_eq!(err.problem, Problem::NotNumber("the".into()));
         for lone in ["4\n", "3", "\n 2 \n\n"] {
             let err = parse_board_file(lone).unwrap_err();
             assert_eq!(err.problem, Problem::SingleNumber, "{lone:?}");

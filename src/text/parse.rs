@@ -49,7 +49,7 @@ pub enum Problem {
     NumberCount(usize),
     /// The file holds one number: no board at all.
     #[error(
-        "a single number: a board is n lines of n numbers (n from 3 to 8), or n*n numbers on one line"
+        "a single number: a board is n lines of n numbers (n from 3 to 8), n*n numbers on one line, or a drawn board"
     )]
     SingleNumber,
     /// A file of numbers holds more than any board could, by far: refused where they pass the
@@ -319,19 +319,21 @@ fn parse_framed_board(lines: &mut Numbered<'_>, top: (usize, &str)) -> Result<Bo
         if is_frame(line) {
             break i;
         }
-        let inner = line
-            .strip_prefix('#')
-            .and_then(|l| l.strip_suffix('#'))
-            .ok_or(ParseError {
-                line: i,
-                problem: Problem::RowNotFramed,
-            })?;
+        let inner = between(line, '#').ok_or(ParseError {
+            line: i,
+            problem: Problem::RowNotFramed,
+        })?;
         // Some programs draw a `|` just inside each `#`: `#|   2|   4|#`.
         let inner = inner.strip_prefix('|').unwrap_or(inner);
         let inner = inner.strip_suffix('|').unwrap_or(inner);
         grid.add(i, inner)?;
     };
     grid.board(bottom)
+}
+
+/// What a drawn row holds between its first and last `edge`, if it starts and ends with one.
+fn between(line: &str, edge: char) -> Option<&str> {
+    line.strip_prefix(edge)?.strip_suffix(edge)
 }
 
 /// The rows of a drawn board as they are read, their cells between `|`s: one cell count for
@@ -419,13 +421,10 @@ fn parse_bordered<'a>(lines: impl Iterator<Item = &'a str>) -> Result<Snapshot, 
         if line.is_empty() || is_rule(line) {
             continue;
         }
-        let inner = line
-            .strip_prefix('|')
-            .and_then(|l| l.strip_suffix('|'))
-            .ok_or(ParseError {
-                line: number,
-                problem: Problem::RowNotBordered,
-            })?;
+        let inner = between(line, '|').ok_or(ParseError {
+            line: number,
+            problem: Problem::RowNotBordered,
+        })?;
         grid.add(number, inner)?;
         last = number;
     }
@@ -492,7 +491,8 @@ fn parse_numbers<'a>(lines: impl Iterator<Item = &'a str>) -> Result<Snapshot, P
 }
 
 /// The lines that hold numbers, with their 1-based line numbers and their tokens (numbers are
-/// separated by blanks or commas); refused at the line that takes them past [`MAX_NUMBERS`].
+/// separated by blanks or commas); refused at the first word that is no number, or at the line
+/// that takes them past [`MAX_NUMBERS`].
 fn number_lines<'a>(
     lines: impl Iterator<Item = &'a str>,
 ) -> Result<Vec<(usize, Vec<&'a str>)>, ParseError> {
@@ -504,6 +504,12 @@ fn number_lines<'a>(
             .split(|c: char| c.is_whitespace() || c == ',')
             .filter(|t| !t.is_empty())
         {
+            // A word that is no number at all is named where it stands, before any count (rows
+            // written with another separator, `2;0;0;0`, or prose). A number that is not a tile
+            // may still be the size line.
+            if let Err(problem @ Problem::NotNumber(_)) = parse_cell(token) {
+                return fail(i + 1, problem);
+            }
             count += 1;
             if count > MAX_NUMBERS {
                 return fail(i + 1, Problem::TooManyNumbers(MAX_NUMBERS));
@@ -586,14 +592,6 @@ fn side_of(count: usize) -> Option<usize> {
 fn one_per_line(
     mut token_lines: Vec<(usize, Vec<&str>)>,
 ) -> Result<Vec<(usize, Vec<&str>)>, ParseError> {
-    // A token that is no number at all is named before the count is: lines of `2;0;0;0` are
-    // rows written with another separator, not a count of numbers. (A number that is not a
-    // tile may be the size line.)
-    for (line, tokens) in &token_lines {
-        if let Err(problem @ Problem::NotNumber(_)) = parse_cell(tokens[0]) {
-            return fail(*line, problem);
-        }
-    }
     let count = token_lines.len();
     let n = if let Some(n) = side_of(count) {
         n

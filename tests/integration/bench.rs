@@ -280,7 +280,7 @@ fn reports_that_cannot_merge_are_refused_with_the_file_and_the_reason() {
         ),
         (
             &["s1.json", "missing.json"],
-            "power11: missing.json: no such file or directory\n",
+            "power11: missing.json: no such file\n",
         ),
     ] {
         let mut all = vec!["bench", "merge"];

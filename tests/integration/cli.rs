@@ -52,6 +52,38 @@ fn a_board_file_of_another_size_than_the_variant_plays_with_the_default_player()
             ran.stdout
         );
     }
+    // By hand, the learned player named hands a board of another size to the search, as on
+    // the Easy/Hard menu's 5x5; autoplay refuses it, naming the file.
+    let dir = crate::common::Run::new();
+    std::fs::write(dir.path("three.txt"), "2 0 0\n0 0 0\n0 0 2\n").unwrap();
+    let by_hand = [
+        "--variant",
+        "classic",
+        "--board",
+        "three.txt",
+        "--player",
+        "learned",
+    ];
+    let ran = dir.run(&by_hand, "a\nq\nq\n");
+    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
+    assert!(ran.stdout.contains("Advice: "), "{}", ran.stdout);
+    let ran = dir.run(
+        &[
+            "--variant",
+            "classic",
+            "--board",
+            "three.txt",
+            "--autoplay",
+            "learned",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr.contains("three.txt holds a 3x3 board"),
+        "{}",
+        ran.stderr
+    );
 }
 
 #[test]
