@@ -117,6 +117,9 @@ Bad arguments, flags that contradict each other, or a file named on the command 
 .TP
 130
 A second interrupt (Ctrl-C, SIGTERM or SIGHUP) while training, which ends it at once (the first stops it after the games in flight and writes the weights).
+.TP
+128 + N
+Signal N (SIGHUP 1, SIGINT 2, SIGQUIT 3, SIGTERM 15) ended the full-screen mode, after it restored the terminal.
 ";
 
 /// The date of this version's release, as its manual pages give it (and CHANGELOG.md, which a

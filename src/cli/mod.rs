@@ -25,6 +25,12 @@ use std::process::ExitCode;
 #[error("{0}")]
 struct UsageError(String);
 
+/// A run ended by a signal, after putting everything back (the full-screen mode's terminal):
+/// the program exits as the signal would have made it, 128 + its number, and says nothing.
+#[derive(Debug, thiserror::Error)]
+#[error("stopped by signal {0}")]
+struct Stopped(i32);
+
 /// Parses the arguments, runs, and turns the outcome into an exit code.
 pub fn main() -> ExitCode {
     let parsed = Cli::command().try_get_matches().and_then(|matches| {
@@ -39,6 +45,9 @@ pub fn main() -> ExitCode {
     match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) if let Some(&Stopped(signal)) = e.downcast_ref::<Stopped>() => {
+            ExitCode::from(u8::try_from(128 + signal).unwrap_or(1))
+        }
         Err(e) => {
             let code = if e.downcast_ref::<UsageError>().is_some() {
                 2

@@ -140,7 +140,10 @@ pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
             std::env::var("COLORTERM").ok().as_deref(),
         );
         out.flush()?;
-        return Ok(tui::run(session, colors)?);
+        return match tui::run(session, colors)? {
+            Some(signal) => Err(super::Stopped(signal).into()),
+            None => Ok(()),
+        };
     }
     let stdin = io::stdin();
     Console::new(session, stdin.lock(), &mut out).run()?;

@@ -546,3 +546,53 @@ fn t_switches_new_tiles_off_and_moves_then_place_none() {
         b"New tiles off: moves place no tile until t again."
     ));
 }
+
+/// Regression (hostile-user review): SIGINT or SIGQUIT from outside (`kill -INT`; in raw mode
+/// the Ctrl-C key is read as a key) killed the program with the terminal left raw, its cursor
+/// hidden and the alternate screen on. Every signal that ends it restores the terminal first,
+/// and the exit status says which signal it was (128 + its number), as a shell's would.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_signal_from_outside_restores_the_terminal() {
+    for (signal, number) in [("INT", 2), ("QUIT", 3), ("TERM", 15)] {
+        let run = Run::new();
+        let bin = assert_cmd::cargo::cargo_bin("power11");
+        let command = format!("exec '{}' --tui --seed 7", bin.display());
+        let (mut script, screen, reader) = in_pseudo_terminal(
+            std::process::Command::new("script")
+                .args(["-qec", &command, "/dev/null"])
+                .current_dir(run.dir.path())
+                .env("POWER11_DATA_DIR", run.path("data")),
+        );
+        let started = std::time::Instant::now();
+        let program = loop {
+            if let Some(pid) = child_of(script.id()) {
+                break pid;
+            }
+            assert!(
+                started.elapsed().as_secs() < 10,
+                "the program did not start"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        // Until the alternate screen is on, the signal would come before the terminal changed.
+        while !contains(&screen.lock().unwrap(), b"\x1b[?1049h") {
+            assert!(started.elapsed().as_secs() < 10, "no full screen");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let killed = std::process::Command::new("kill")
+            .args([&format!("-{signal}"), &program.to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = script.wait().unwrap();
+        reader.join().unwrap();
+        let screen = screen.lock().unwrap();
+        let after = after_last(&screen, b"\x1b[?1049h");
+        assert!(
+            contains(after, b"\x1b[?1049l") && contains(after, b"\x1b[?25h"),
+            "SIG{signal}: the terminal was not restored"
+        );
+        assert_eq!(status.code(), Some(128 + number), "SIG{signal}");
+    }
+}

@@ -20,7 +20,7 @@ use crate::text::advice_line;
 use crossterm::event::{self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use std::io::{self, IsTerminal, Write};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 use terminal::{Terminal, restore};
@@ -43,11 +43,21 @@ struct Ui {
     cramped: bool,
 }
 
-/// Runs `session` full-screen until `q` at the menu, Ctrl-C, SIGTERM or SIGHUP.
-pub fn run<S: Store>(mut session: Session<S>, colors: ColorMode) -> io::Result<()> {
-    let stop = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
-        signal_hook::flag::register(signal, Arc::clone(&stop))?;
+/// Runs `session` full-screen until `q` at the menu, the Ctrl-C key or a signal that ends a
+/// program (SIGINT, SIGQUIT, SIGTERM, SIGHUP), the terminal restored in every case; returns
+/// the signal that ended it, if one did (its caller exits as the signal would have).
+pub fn run<S: Store>(mut session: Session<S>, colors: ColorMode) -> io::Result<Option<i32>> {
+    // The number of the signal that came, 0 for none. In raw mode the Ctrl-C key is a key;
+    // SIGINT and SIGQUIT come from outside (`kill`), and would leave the terminal raw.
+    let stopped_by = Arc::new(AtomicUsize::new(0));
+    for signal in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGQUIT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
+        let number = usize::try_from(signal).expect("signal numbers are positive");
+        signal_hook::flag::register_usize(signal, Arc::clone(&stopped_by), number)?;
     }
     let previous_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -81,7 +91,7 @@ pub fn run<S: Store>(mut session: Session<S>, colors: ColorMode) -> io::Result<(
     });
     let mut dirty = true;
     loop {
-        if stop.load(Ordering::Relaxed) {
+        if stopped_by.load(Ordering::Relaxed) != 0 {
             break;
         }
         // Drawn only when something changed: an idle screen is not redrawn, so it never flickers.
@@ -136,7 +146,8 @@ pub fn run<S: Store>(mut session: Session<S>, colors: ColorMode) -> io::Result<(
     }
     session.close();
     drop(terminal);
-    Ok(())
+    let signal = stopped_by.load(Ordering::Relaxed);
+    Ok((signal != 0).then(|| i32::try_from(signal).expect("a signal number")))
 }
 
 /// Draws the screen; says whether the window was too small for it.
