@@ -266,6 +266,38 @@ pub fn write_atomic_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), FileError> {
+    prepare_atomic(path, write)?.commit()
+}
+
+/// A file written in full and synced beside its target, not yet in its place: [`Self::commit`]
+/// renames it over the target. Dropped uncommitted, it is removed and the target is as it was;
+/// so files that go together (weights and their coherence sums) are all prepared before any
+/// replaces its old one.
+pub struct Prepared {
+    /// The path asked for, which messages name.
+    path: PathBuf,
+    /// The file it resolves to, which the rename replaces.
+    target: PathBuf,
+    file: tempfile::NamedTempFile,
+}
+
+impl Prepared {
+    /// Puts the file in its place (one rename: the target is the old file or the new one).
+    pub fn commit(self) -> Result<(), FileError> {
+        let Prepared { path, target, file } = self;
+        file.persist(&target).map_err(|e| FileError::Io {
+            path,
+            error: without_temporary_path(e.error),
+        })?;
+        Ok(())
+    }
+}
+
+/// The first half of [`write_atomic_with`]: everything but the rename.
+pub fn prepare_atomic(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<Prepared, FileError> {
     let io_error = |source| FileError::Io {
         path: path.to_path_buf(),
         error: source,
@@ -304,9 +336,11 @@ pub fn write_atomic_with(
         .map_err(io_error)?;
     drop(buffered);
     file.as_file().sync_all().map_err(io_error)?;
-    file.persist(&target)
-        .map_err(|e| io_error(without_temporary_path(e.error)))?;
-    Ok(())
+    Ok(Prepared {
+        path: path.to_path_buf(),
+        target,
+        file,
+    })
 }
 
 /// The error the system gave, without the temporary file's path that `tempfile` adds to it

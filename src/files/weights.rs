@@ -4,7 +4,7 @@
 //! [`Network::from_bytes`]).
 
 use crate::files::bounded::{BoundedReadError, read_regular};
-use crate::files::save::{FileError, link_target, write_atomic, write_atomic_with};
+use crate::files::save::{FileError, link_target, prepare_atomic, write_atomic};
 use crate::learning::ntuple::{CoherenceError, DEFAULT_LEVEL, Network, NetworkError, WeightUse};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -111,15 +111,21 @@ pub fn write_weights(path: &Path, network: &Network, rate: f32) -> Result<(), Fi
     }
     // Streamed: a checkpoint does not hold the file in memory beside the network it trains.
     let mut checksum = 0;
-    write_atomic_with(path, |out| {
+    let weights = prepare_atomic(path, |out| {
         checksum = network.write_weights_to(DEFAULT_LEVEL, out)?;
         Ok(())
     })?;
+    // Both files are written before either replaces its old one: a full disk or a kill while
+    // the sums are written leaves the last checkpoint's pair, not new weights beside old sums.
     if network.tracks_coherence() {
-        let sums = coherence_path(path);
-        write_atomic_with(&sums, |out| network.write_coherence(checksum, rate, out))?;
+        let sums = prepare_atomic(&coherence_path(path), |out| {
+            network.write_coherence(checksum, rate, out)
+        })?;
+        weights.commit()?;
+        sums.commit()
+    } else {
+        weights.commit()
     }
-    Ok(())
 }
 
 /// Writes `network` alone (no coherence sums) to `path` atomically, compressed at zstd

@@ -425,6 +425,54 @@ fn resume_goes_on_with_the_coherence_sums_kept_beside_the_weights() {
     assert!(!run.path("no-such-directory").exists());
 }
 
+/// Regression (hostile-user review): a checkpoint replaced the weight file, then failed to write
+/// its coherence sums (a full disk), and said "the files keep what was written before": the new
+/// weights beside the old sums, which the next resume threw away (starting anew at rate 0.01).
+/// Both files are written in full before either replaces its old one.
+#[test]
+fn a_checkpoint_replaces_both_files_or_neither() {
+    let run = Run::new();
+    let binary = assert_cmd::cargo::cargo_bin("power11");
+    let train = |limit: Option<u32>, extra: &[&str]| {
+        let limit = limit.map_or(String::new(), |blocks| format!("ulimit -f {blocks}; "));
+        Command::new("sh")
+            .args(["-c", &format!("trap '' XFSZ; {limit}exec \"$0\" \"$@\"")])
+            .arg(&binary)
+            .args(["train", "--tuples", "2x4", "--threads", "1", "--seed", "1"])
+            .args(extra)
+            .args(["--out", "t.p11w"])
+            .current_dir(run.path(""))
+            .env("POWER11_DATA_DIR", run.path("data"))
+            .output()
+            .unwrap()
+    };
+    assert!(train(None, &["--games", "100"]).status.success());
+    let read = |name: &str| std::fs::read(run.path(name)).unwrap();
+    let (weights, sums) = (read("t.p11w"), read("t.p11w.coherence"));
+    // 100 KB (200 blocks of 512 bytes): the next weight file (some 70 KB) fits, its sums (some
+    // 125 KB) do not.
+    let output = train(Some(200), &["--resume", "--games", "300"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("a checkpoint could not be written (t.p11w.coherence: file too large)"),
+        "{stderr}"
+    );
+    assert!(read("t.p11w") == weights, "the weight file was replaced");
+    assert!(read("t.p11w.coherence") == sums);
+    let mut names: Vec<String> = std::fs::read_dir(run.path(""))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name != ".t.p11w.lock" && name != "data")
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["t.p11w", "t.p11w.coherence"],
+        "no temporary file left"
+    );
+}
+
 #[test]
 fn a_checkpoint_that_cannot_be_written_stops_training_and_says_why_once() {
     let run = Run::new();
