@@ -470,7 +470,18 @@ fn train_with_progress(
     });
     let mut last_line = Instant::now();
     let mut curve = Curve::default();
+    let mut told = false;
     let mut progress = |p: &train::Progress| {
+        // The first signal is answered at once: the last checkpoint may take seconds, and a
+        // second signal in the silence would end the run before it.
+        if !told && stop.load(std::sync::atomic::Ordering::Relaxed) {
+            told = true;
+            let notice = "power11 train: stopping: the games in flight finish, then the weights are written (Ctrl-C again ends at once, and the files keep the last checkpoint)";
+            match &bar {
+                Some(bar) => bar.println(notice),
+                None => eprintln!("{notice}"),
+            }
+        }
         curve.record(p);
         if let Some(bar) = &bar {
             bar.set_position((p.done * 1000.0) as u64);

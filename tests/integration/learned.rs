@@ -1016,6 +1016,16 @@ fn an_interrupted_training_run_keeps_what_it_learned() {
     assert_eq!(output.status.code(), Some(0));
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert!(stdout.contains("(stopped early)"), "{stdout}");
+    // Regression (hostile-user review): nothing answered the first Ctrl-C while the last
+    // checkpoint was written, which invited a second one that ends the run at once.
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains(
+            "power11 train: stopping: the games in flight finish, then the weights are written \
+             (Ctrl-C again ends at once, and the files keep the last checkpoint)\n"
+        ),
+        "{stderr}"
+    );
     let ran = bench_learned(&run, "w.p11w", "1");
     assert_eq!(ran.code, 0, "{}", ran.stderr);
 }
