@@ -11,6 +11,15 @@ use std::io::Write;
 /// an existing one is never replaced) and says what it did.
 pub(super) fn run_compact(args: &CompactArgs) -> anyhow::Result<()> {
     let shown = args.out.display();
+    if let Ok(meta) = std::fs::metadata(&args.out)
+        && !meta.is_file()
+    {
+        // A device or a directory is nothing to remove: the advice below would be wrong.
+        return Err(UsageError(format!(
+            "--out {shown} is not a regular file: name a new file to write the network to"
+        ))
+        .into());
+    }
     if std::fs::symlink_metadata(&args.out).is_ok() {
         return Err(UsageError(format!(
             "--out {shown} already exists; it is left alone (remove it, or choose another --out)"

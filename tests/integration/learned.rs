@@ -1407,6 +1407,19 @@ fn compact_writes_a_smaller_network_that_plays_and_never_replaces_a_file() {
         "{}",
         ran.stderr
     );
+    // Regression (hostile-user review): a device or a directory was "already there; remove
+    // it".
+    std::fs::create_dir(run.path("nets")).unwrap();
+    for out in ["/dev/null", "nets"] {
+        let ran = run.run(&["compact", "--weights", "w.p11w", "--out", out], "");
+        assert_eq!(ran.code, 2);
+        assert_eq!(
+            ran.stderr,
+            format!(
+                "power11: --out {out} is not a regular file: name a new file to write the network to\n"
+            )
+        );
+    }
 }
 
 #[test]
