@@ -596,3 +596,14 @@ fn a_signal_from_outside_restores_the_terminal() {
         assert_eq!(status.code(), Some(128 + number), "SIG{signal}");
     }
 }
+
+/// Regression (hostile-user review): a terminal that reports no size (0x0, as a pseudo-terminal
+/// nobody sized does) got a frame of nothing but a lone `W`. Such a size is taken as unknown:
+/// the frame is drawn for 80x24.
+#[test]
+fn a_terminal_of_no_size_is_drawn_as_80x24() {
+    let run = Run::new();
+    let screen = in_terminal_steps(&run, "stty rows 0 cols 0;", "--seed 1", &[Step::Key(b"q")]);
+    let shown = String::from_utf8_lossy(after_last(&screen, b"\x1b[?1049h"));
+    assert!(shown.contains("h - start a new Hard (4-by-4) game"), "{shown}");
+}

@@ -157,7 +157,12 @@ fn draw<S: Store>(
     ui: &Ui,
     colors: ColorMode,
 ) -> io::Result<bool> {
-    let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
+    // A terminal that gives no size (or 0x0, as a pseudo-terminal nobody sized) is drawn for
+    // the usual 80x24 rather than for nothing.
+    let (width, height) = match crossterm::terminal::size() {
+        Ok((width, height)) if width > 0 && height > 0 => (width, height),
+        _ => (80, 24),
+    };
     let frame = render(
         &view_of(session, ui, colors),
         usize::from(width),
