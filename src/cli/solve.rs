@@ -87,7 +87,13 @@ pub(super) fn table_for(
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    solutions::write_table(&path, &solution)?;
+    // The answer took the solving; a table that cannot be kept does not lose it.
+    solutions::write_table(&path, &solution).with_context(|| {
+        format!(
+            "solved: the optimal win probability is {:.6}, but the table was not kept",
+            solution.start_probability()
+        )
+    })?;
     Ok((Arc::new(solution), true))
 }
 

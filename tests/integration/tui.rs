@@ -605,5 +605,8 @@ fn a_terminal_of_no_size_is_drawn_as_80x24() {
     let run = Run::new();
     let screen = in_terminal_steps(&run, "stty rows 0 cols 0;", "--seed 1", &[Step::Key(b"q")]);
     let shown = String::from_utf8_lossy(after_last(&screen, b"\x1b[?1049h"));
-    assert!(shown.contains("h - start a new Hard (4-by-4) game"), "{shown}");
+    assert!(
+        shown.contains("h - start a new Hard (4-by-4) game"),
+        "{shown}"
+    );
 }
