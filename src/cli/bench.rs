@@ -99,10 +99,22 @@ fn draw_report(report: &bench::BenchReport, plot: Option<&Path>) -> anyhow::Resu
 }
 
 /// Refuses (exit 2) a `--plot` file that could not be written, before any game is played.
-/// Whether `--plot` can be drawn at the end of a run, checked before it: a file in a directory
-/// that takes a new file, and nothing there or a picture.
+/// Whether `--plot` can be drawn at the end of a run, checked before it: a name that does not
+/// promise another format, a file in a directory that takes a new file, and nothing there or
+/// a picture.
 pub(super) fn check_plot(plot: Option<&Path>) -> anyhow::Result<()> {
     if let Some(path) = plot {
+        // `--plot curve.png` would get an SVG document under a PNG's name.
+        if let Some(extension) = path.extension()
+            && !extension.eq_ignore_ascii_case("svg")
+        {
+            let message = format!(
+                "cannot use --plot {}: power11 draws SVG pictures; name the file .svg ({})",
+                path.display(),
+                path.with_extension("svg").display()
+            );
+            return Err(UsageError(message).into());
+        }
         check_out_directory(path, "--plot")?;
         check_svg_target(path).map_err(|e| UsageError(e.to_string()))?;
     }

@@ -686,10 +686,10 @@ fn plot_never_draws_over_a_page_that_only_mentions_svg_and_says_what_it_cannot_u
             "",
         )
     };
-    // A page or notes with an <svg> inside are not pictures of ours.
+    // A page or notes with an <svg> inside are not pictures of ours, whatever their name.
     let page = "<html><body><svg width=\"10\"></svg><p>my work</p></body></html>\n";
     let notes = "Remember: embed icons with <svg> tags.\n";
-    for (name, text) in [("page.html", page), ("notes.md", notes)] {
+    for (name, text) in [("page.svg", page), ("notes.svg", notes)] {
         std::fs::write(run.path(name), text).unwrap();
         let ran = plot(name);
         assert_eq!(ran.code, 2, "{name}: {}", ran.stderr);
@@ -718,6 +718,17 @@ fn plot_never_draws_over_a_page_that_only_mentions_svg_and_says_what_it_cannot_u
     std::fs::create_dir(run.path("pictures")).unwrap();
     let ran = plot("pictures");
     ran.assert_refused("pictures: a directory; name a file in it to draw in (pictures/plot.svg)");
+    // Regression (hostile-user review): `--plot r.png` wrote an SVG document under a PNG's
+    // name. A name is refused when its extension promises another format.
+    for (name, svg) in [("r.png", "r.svg"), ("r.pdf", "r.svg")] {
+        let ran = plot(name);
+        ran.assert_refused(&format!(
+            "cannot use --plot {name}: power11 draws SVG pictures; name the file .svg ({svg})"
+        ));
+        assert!(!run.path(name).exists());
+    }
+    let ran = plot("R.SVG");
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
     // A missing directory is named for --plot, before any game.
     let ran = plot("nodir/b.svg");
     ran.assert_refused("cannot use --plot nodir/b.svg: there is no directory nodir");

@@ -1290,16 +1290,16 @@ fn train_plot_draws_the_learning_curve_with_its_checkpoints() {
         std::fs::read_to_string(run.path("notes.txt")).unwrap(),
         "mine"
     );
-    // Nor may the picture be the weight file or its sums, found only after the run before.
-    for plot in ["same.p11w", "same.p11w.coherence"] {
-        let ran = train(&["--out", "same.p11w", "--plot", plot]);
+    // Nor may the picture be the weight file or its sums, found only after the run before (the
+    // sums' name, `.coherence`, is no picture's name either).
+    for (plot, says) in [
+        ("same", "the run writes its weights there"),
+        ("same.coherence", "power11 draws SVG pictures"),
+    ] {
+        let ran = train(&["--out", "same", "--plot", plot]);
         assert_eq!(ran.code, 2, "{plot}: {}", ran.stderr);
-        assert!(
-            ran.stderr.contains("the run writes its weights there"),
-            "{}",
-            ran.stderr
-        );
-        assert!(!run.path("same.p11w").exists());
+        assert!(ran.stderr.contains(says), "{}", ran.stderr);
+        assert!(!run.path("same").exists());
     }
     // A file that is not a network, with --resume, is refused without a lock file beside it.
     let ran = train(&["--out", "notes.txt", "--resume"]);
