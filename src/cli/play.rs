@@ -154,7 +154,7 @@ pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
 /// A file that cannot be read or parsed, or a size that disagrees, is a usage error (exit 2).
 fn first_game(cli: &Cli) -> anyhow::Result<Option<Timeline>> {
     Ok(match &cli.board {
-        Some(path) if path.as_os_str() == "-" => {
+        Some(path) if path.as_os_str() == crate::bench::STANDARD_INPUT => {
             let message = "--board -: standard input holds the moves; give the board as a file \
                            (or the output of a command: --board <(command))";
             return Err(UsageError(message.to_string()).into());

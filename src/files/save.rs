@@ -147,17 +147,14 @@ fn read_text(
 /// The words for a file past [`MAX_FILE_BYTES`]: its size, or for a stream that passed the
 /// limit, that it did.
 fn too_large(bytes: Option<u64>) -> String {
-    let limit = MAX_FILE_BYTES >> 20;
-    match bytes {
-        Some(_) => format!(
-            "{}, larger than any save or board file can be ({limit} MiB)",
-            size_words(bytes)
-        ),
-        None => format!(
-            "{}, larger than any save or board file can be",
-            size_words(bytes)
-        ),
-    }
+    // A stream's words already name the limit.
+    let limit = bytes.map_or(String::new(), |_| {
+        format!(" ({} MiB)", MAX_FILE_BYTES >> 20)
+    });
+    format!(
+        "{}, larger than any save or board file can be{limit}",
+        size_words(bytes)
+    )
 }
 
 /// A file's size in words: its bytes, or "more than" the limit for a stream that passed it.

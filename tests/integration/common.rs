@@ -56,6 +56,28 @@ impl Run {
             code: output.status.code().unwrap_or(-1),
         }
     }
+
+    /// Runs `power11 args` (no input) where no file may grow past `blocks` blocks of 512 bytes
+    /// (`ulimit -f`, Unix): a write past it fails with "file too large", as on a full disk,
+    /// instead of killing the program (SIGXFSZ is ignored).
+    #[cfg(unix)]
+    pub(crate) fn run_with_file_limit(&self, blocks: u32, args: &[&str]) -> Ran {
+        let script = format!("trap '' XFSZ; ulimit -f {blocks}; exec \"$0\" \"$@\"");
+        let output = std::process::Command::new("sh")
+            .args(["-c", &script])
+            .arg(assert_cmd::cargo::cargo_bin("power11"))
+            .args(args)
+            .current_dir(self.dir.path())
+            .env("POWER11_DATA_DIR", self.dir.path().join("data"))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        Ran {
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+            code: output.status.code().unwrap_or(-1),
+        }
+    }
 }
 
 impl Ran {

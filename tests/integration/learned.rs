@@ -432,31 +432,24 @@ fn resume_goes_on_with_the_coherence_sums_kept_beside_the_weights() {
 #[test]
 fn a_checkpoint_replaces_both_files_or_neither() {
     let run = Run::new();
-    let binary = assert_cmd::cargo::cargo_bin("power11");
-    let train = |limit: Option<u32>, extra: &[&str]| {
-        let limit = limit.map_or(String::new(), |blocks| format!("ulimit -f {blocks}; "));
-        Command::new("sh")
-            .args(["-c", &format!("trap '' XFSZ; {limit}exec \"$0\" \"$@\"")])
-            .arg(&binary)
-            .args(["train", "--tuples", "2x4", "--threads", "1", "--seed", "1"])
-            .args(extra)
-            .args(["--out", "t.p11w"])
-            .current_dir(run.path(""))
-            .env("POWER11_DATA_DIR", run.path("data"))
-            .output()
-            .unwrap()
-    };
-    assert!(train(None, &["--games", "100"]).status.success());
+    let train = ["train", "--tuples", "2x4", "--threads", "1", "--seed", "1"];
+    let out = ["--out", "t.p11w"];
+    let first = run.run(&[&train[..], &["--games", "100"], &out].concat(), "");
+    assert_eq!(first.code, 0, "{}", first.stderr);
     let read = |name: &str| std::fs::read(run.path(name)).unwrap();
     let (weights, sums) = (read("t.p11w"), read("t.p11w.coherence"));
     // 100 KB (200 blocks of 512 bytes): the next weight file (some 70 KB) fits, its sums (some
     // 125 KB) do not.
-    let output = train(Some(200), &["--resume", "--games", "300"]);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let ran = run.run_with_file_limit(
+        200,
+        &[&train[..], &["--resume", "--games", "300"], &out].concat(),
+    );
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
     assert!(
-        stderr.contains("a checkpoint could not be written (t.p11w.coherence: file too large)"),
-        "{stderr}"
+        ran.stderr
+            .contains("a checkpoint could not be written (t.p11w.coherence: file too large)"),
+        "{}",
+        ran.stderr
     );
     assert!(read("t.p11w") == weights, "the weight file was replaced");
     assert!(read("t.p11w.coherence") == sums);
@@ -477,13 +470,11 @@ fn a_checkpoint_replaces_both_files_or_neither() {
 fn a_checkpoint_that_cannot_be_written_stops_training_and_says_why_once() {
     let run = Run::new();
     // A file-size limit of 1 KiB (the small network's weights after 50 games are several
-    // KiB, compressed): the first write fails with "File too large" instead of killing the
+    // KiB, compressed): the first write fails with "file too large" instead of killing the
     // process.
-    let binary = assert_cmd::cargo::cargo_bin("power11");
-    let output = Command::new("sh")
-        .args(["-c", "trap '' XFSZ; ulimit -f 2; exec \"$0\" \"$@\""])
-        .arg(&binary)
-        .args([
+    let ran = run.run_with_file_limit(
+        2,
+        &[
             "train",
             "--games",
             "50",
@@ -491,13 +482,12 @@ fn a_checkpoint_that_cannot_be_written_stops_training_and_says_why_once() {
             "1",
             "--tuples",
             "2x4",
-        ])
-        .args(["--out", "w.p11w"])
-        .current_dir(run.path(""))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
+            "--out",
+            "w.p11w",
+        ],
+    );
+    let stderr = &ran.stderr;
+    assert_eq!(ran.code, 1, "{stderr}");
     let message = stderr.lines().last().unwrap();
     assert!(
         message.starts_with(

@@ -248,58 +248,28 @@ fn solve_refuses_an_out_it_cannot_write_before_solving() {
 #[cfg(unix)]
 #[test]
 fn an_unwritable_table_still_gives_the_answer() {
+    fn solve(out: &str) -> [&str; 7] {
+        ["solve", "--variant", "mini", "--goal", "32", "--out", out]
+    }
     let run = Run::new();
-    let whole = power11(
-        &run,
-        &[
-            "solve",
-            "--variant",
-            "mini",
-            "--goal",
-            "32",
-            "--out",
-            "a.table",
-        ],
-        "",
-    )
-    .assert()
-    .success()
-    .get_output()
-    .stdout
-    .clone();
-    let whole = String::from_utf8(whole).unwrap();
+    let whole = run.run(&solve("a.table"), "");
+    assert_eq!(whole.code, 0, "{}", whole.stderr);
     let probability = whole
+        .stdout
         .lines()
         .next()
         .unwrap()
         .rsplit(' ')
         .next()
-        .unwrap()
-        .to_string();
-    let binary = assert_cmd::cargo::cargo_bin("power11");
-    let output = std::process::Command::new("sh")
-        .args(["-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" \"$@\""])
-        .arg(&binary)
-        .args([
-            "solve",
-            "--variant",
-            "mini",
-            "--goal",
-            "32",
-            "--out",
-            "b.table",
-        ])
-        .current_dir(run.path(""))
-        .env("POWER11_DATA_DIR", run.path("data"))
-        .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let ran = run.run_with_file_limit(1, &solve("b.table"));
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
     assert_eq!(
-        stderr.lines().last().unwrap(),
+        ran.stderr.lines().last().unwrap(),
         format!(
             "power11: solved: the optimal win probability is {probability}, but the table was not kept: b.table: file too large"
         ),
-        "{stderr}"
+        "{}",
+        ran.stderr
     );
 }

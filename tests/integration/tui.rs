@@ -224,6 +224,21 @@ fn child_of(parent: u32) -> Option<u32> {
         })
 }
 
+/// The pid of the program a `script` run started, once it has (at most 10 s).
+fn program_of(script: &std::process::Child) -> u32 {
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(pid) = child_of(script.id()) {
+            return pid;
+        }
+        assert!(
+            started.elapsed().as_secs() < 10,
+            "the program did not start"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 /// Regression: when its terminal went away (the terminal window closed), the program spun at
 /// full speed forever, reading the end of the input, and never saw the SIGHUP.
 #[cfg(target_os = "linux")]
@@ -240,17 +255,7 @@ fn a_terminal_that_goes_away_ends_the_program() {
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let started = std::time::Instant::now();
-    let program = loop {
-        if let Some(pid) = child_of(script.id()) {
-            break pid;
-        }
-        assert!(
-            started.elapsed().as_secs() < 10,
-            "the program did not start"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
+    let program = program_of(&script);
     std::thread::sleep(std::time::Duration::from_millis(500));
     // Closing the terminal's other end, as a terminal window does when it closes.
     script.kill().unwrap();
@@ -565,16 +570,7 @@ fn a_signal_from_outside_restores_the_terminal() {
                 .env("POWER11_DATA_DIR", run.path("data")),
         );
         let started = std::time::Instant::now();
-        let program = loop {
-            if let Some(pid) = child_of(script.id()) {
-                break pid;
-            }
-            assert!(
-                started.elapsed().as_secs() < 10,
-                "the program did not start"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        };
+        let program = program_of(&script);
         // Until the alternate screen is on, the signal would come before the terminal changed.
         while !contains(&screen.lock().unwrap(), b"\x1b[?1049h") {
             assert!(started.elapsed().as_secs() < 10, "no full screen");
