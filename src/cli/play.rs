@@ -138,6 +138,7 @@ pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
             &cli.color,
             std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
             std::env::var("COLORTERM").ok().as_deref(),
+            std::env::var("TERM").ok().as_deref(),
         );
         out.flush()?;
         return match tui::run(session, colors)? {

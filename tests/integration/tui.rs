@@ -327,18 +327,55 @@ fn color_always_draws_colour_even_under_no_color() {
     let run = Run::new();
     let screen = in_terminal_steps(
         &run,
-        "stty rows 40 cols 120; NO_COLOR=1",
+        "stty rows 40 cols 120; NO_COLOR=1 TERM=xterm-256color",
         "--color always --seed 1",
         &[Step::Key(b"h"), Step::Key(b"q"), Step::Key(b"q")],
     );
     assert!(contains(&screen, b"\x1b[48;5;"), "no 256-colour background");
     let plain = in_terminal_steps(
         &run,
-        "stty rows 40 cols 120; NO_COLOR=1",
+        "stty rows 40 cols 120; NO_COLOR=1 TERM=xterm-256color",
         "--seed 1",
         &[Step::Key(b"h"), Step::Key(b"q"), Step::Key(b"q")],
     );
     assert!(!contains(&plain, b"\x1b[48;5;"));
+}
+
+/// A terminal's name says which colours it has: a VT100 none, an xterm the 8 basic ones (as
+/// `ESC [ 4N m`, which it reads; not the palette's `ESC [ 48;5;N m`, which it does not), an
+/// xterm-256color the palette. (Found by a hostile user: every terminal got the palette.)
+#[test]
+fn colours_follow_what_term_names() {
+    let run = Run::new();
+    let keys = [Step::Key(b"h"), Step::Key(b"q"), Step::Key(b"q")];
+    let screen = |term: &str, args: &str| {
+        in_terminal_steps(
+            &run,
+            &format!("stty rows 40 cols 120; TERM={term}"),
+            args,
+            &keys,
+        )
+    };
+    let basic_background =
+        |screen: &[u8]| (0..8).any(|n| contains(screen, format!("\x1b[4{n}m").as_bytes()));
+    let vt100 = screen("vt100", "--seed 1");
+    assert!(!contains(&vt100, b"\x1b[48;") && !contains(&vt100, b"\x1b[38;"));
+    assert!(!basic_background(&vt100), "a VT100 has no colour");
+    for (term, args) in [("xterm", "--seed 1"), ("vt100", "--seed 1 --color always")] {
+        let basic = screen(term, args);
+        assert!(
+            basic_background(&basic),
+            "TERM={term} {args}: no basic colours"
+        );
+        assert!(
+            !contains(&basic, b"\x1b[48;"),
+            "TERM={term} {args}: the palette"
+        );
+    }
+    assert!(contains(
+        &screen("xterm-256color", "--seed 1"),
+        b"\x1b[48;5;"
+    ));
 }
 
 /// Hostile-user item 6: in a window too small for the help (even beside the compact board),

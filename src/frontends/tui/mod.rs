@@ -556,16 +556,38 @@ mod tests {
         assert!(ansi(ColorMode::TrueColor).contains("\u{1b}[48;2;237;194;46m"));
         assert!(ansi(ColorMode::Ansi256).contains("\u{1b}[48;5;"));
         assert!(!ansi(ColorMode::None).contains("\u{1b}[48;"));
-        assert_eq!(
-            ColorMode::choose("auto", true, Some("truecolor")),
-            ColorMode::None
-        );
-        assert_eq!(ColorMode::choose("always", true, None), ColorMode::Ansi256);
-        assert_eq!(ColorMode::choose("never", false, None), ColorMode::None);
-        assert_eq!(
-            ColorMode::choose("auto", false, Some("24bit")),
-            ColorMode::TrueColor
-        );
+        let basic = ansi(ColorMode::Basic);
+        assert!(basic.contains("\u{1b}[43m"), "2048 on the basic yellow");
+        assert!(!basic.contains("\u{1b}[48;"), "no palette or 24-bit colour");
+        let xterm = Some("xterm-256color");
+        let cases = [
+            (("auto", true, Some("truecolor"), xterm), ColorMode::None),
+            (("always", true, None, xterm), ColorMode::Ansi256),
+            (("never", false, None, xterm), ColorMode::None),
+            (
+                ("auto", false, Some("24bit"), Some("vt100")),
+                ColorMode::TrueColor,
+            ),
+            (
+                ("auto", false, None, Some("tmux-256color")),
+                ColorMode::Ansi256,
+            ),
+            (
+                ("auto", false, None, Some("xterm-kitty")),
+                ColorMode::Ansi256,
+            ),
+            (("auto", false, None, Some("xterm")), ColorMode::Basic),
+            (("auto", false, None, Some("linux")), ColorMode::Basic),
+            (("auto", false, None, Some("vt100")), ColorMode::None),
+            (("always", false, None, Some("vt220")), ColorMode::Basic),
+        ];
+        for ((flag, no_color, colorterm, term), mode) in cases {
+            assert_eq!(
+                ColorMode::choose(flag, no_color, colorterm, term),
+                mode,
+                "--color {flag}, NO_COLOR {no_color}, COLORTERM {colorterm:?}, TERM {term:?}"
+            );
+        }
     }
 
     #[test]

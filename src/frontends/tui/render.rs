@@ -15,32 +15,69 @@ use crossterm::{cursor, queue, terminal};
 use std::io::{self, Write};
 
 /// How colours are drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ColorMode {
-    /// No colour (`NO_COLOR`, `--color never`): tiles are told apart by their numbers.
+    /// No colour (`NO_COLOR`, `--color never`, a monochrome terminal such as a VT100): tiles
+    /// are told apart by their numbers.
     None,
-    /// The 256-colour palette.
+    /// The 8 colours every colour terminal has (`TERM=xterm`, `linux`, `screen`): each tile's
+    /// colour is the nearest of a fixed table, its text black or white.
+    Basic,
+    /// The 256-colour palette (`TERM=xterm-256color`, `tmux-256color`, ...).
     Ansi256,
     /// 24-bit colour (`COLORTERM=truecolor`).
     TrueColor,
 }
 
 impl ColorMode {
-    /// The mode for `--color` (`auto`, `always`, `never`) and the environment's conventions.
-    pub fn choose(flag: &str, no_color: bool, colorterm: Option<&str>) -> ColorMode {
-        let best = match colorterm {
-            Some("truecolor" | "24bit") => ColorMode::TrueColor,
-            _ => ColorMode::Ansi256,
-        };
+    /// The mode for `--color` (`auto`, `always`, `never`) and the environment's conventions:
+    /// `NO_COLOR`, `COLORTERM`, and what `TERM` names. `always` draws in colour even where the
+    /// terminal's name says it has none (at least [`ColorMode::Basic`]).
+    pub fn choose(
+        flag: &str,
+        no_color: bool,
+        colorterm: Option<&str>,
+        term: Option<&str>,
+    ) -> ColorMode {
+        let best = ColorMode::of_terminal(colorterm, term);
         match flag {
             "never" => ColorMode::None,
-            "always" => best,
+            "always" => best.max(ColorMode::Basic),
             _ if no_color => ColorMode::None,
             _ => best,
         }
     }
 
-    fn color(self, (r, g, b): (u8, u8, u8)) -> Option<Color> {
+    /// What a terminal draws, by the conventions programs share: `COLORTERM=truecolor` (or
+    /// `24bit`) for 24-bit colour; a `TERM` naming 256 colours (`*256color*`, `*-direct`) or a
+    /// terminal known to have them; none for `dumb` and the VT terminals (`vt100`, `vt220`);
+    /// else the 8 basic colours. Windows consoles set no `TERM` and have 256 colours.
+    fn of_terminal(colorterm: Option<&str>, term: Option<&str>) -> ColorMode {
+        const WITH_256: &[&str] = &[
+            "alacritty",
+            "foot",
+            "wezterm",
+            "xterm-kitty",
+            "xterm-ghostty",
+        ];
+        if matches!(colorterm, Some("truecolor" | "24bit")) {
+            return ColorMode::TrueColor;
+        }
+        match term {
+            None if cfg!(windows) => ColorMode::Ansi256,
+            Some(t)
+                if t.contains("256color") || t.ends_with("-direct") || WITH_256.contains(&t) =>
+            {
+                ColorMode::Ansi256
+            }
+            Some(t) if t == "dumb" || t.starts_with("vt") => ColorMode::None,
+            _ => ColorMode::Basic,
+        }
+    }
+
+    /// How a tile of colour `(r, g, b)` on the web game's palette is drawn; `text` says
+    /// whether it is a tile's text (in 8 colours, black or white for contrast).
+    fn color(self, (r, g, b): (u8, u8, u8), text: bool) -> Option<Color> {
         match self {
             ColorMode::None => None,
             ColorMode::TrueColor => Some(Color::Rgb { r, g, b }),
@@ -51,8 +88,49 @@ impl ColorMode {
                     (16 + 36 * level(r) + 6 * level(g) + level(b)) as u8,
                 ))
             }
+            ColorMode::Basic if text => {
+                let light = u32::from(r) * 3 + u32::from(g) * 6 + u32::from(b) > 1500;
+                Some(if light { Color::White } else { Color::Black })
+            }
+            ColorMode::Basic => Some(nearest_basic(r, g, b)),
         }
     }
+}
+
+/// The number (0 to 7) of one of the 8 basic colours, written as the plain codes (`ESC [ 3N m`,
+/// `ESC [ 4N m`) every colour terminal reads; crossterm writes them as palette entries
+/// (`ESC [ 38;5;N m`), which a terminal of 8 colours does not.
+fn basic_code(color: Color) -> Option<u8> {
+    match color {
+        Color::Black => Some(0),
+        Color::DarkRed => Some(1),
+        Color::DarkGreen => Some(2),
+        Color::DarkYellow => Some(3),
+        Color::DarkBlue => Some(4),
+        Color::DarkMagenta => Some(5),
+        Color::DarkCyan => Some(6),
+        Color::Grey | Color::White => Some(7),
+        _ => None,
+    }
+}
+
+/// The nearest of the 8 colours every colour terminal has (as xterm draws them).
+fn nearest_basic(r: u8, g: u8, b: u8) -> Color {
+    const BASIC: [(Color, (i32, i32, i32)); 8] = [
+        (Color::Black, (0, 0, 0)),
+        (Color::DarkRed, (205, 0, 0)),
+        (Color::DarkGreen, (0, 205, 0)),
+        (Color::DarkYellow, (205, 205, 0)),
+        (Color::DarkBlue, (0, 0, 238)),
+        (Color::DarkMagenta, (205, 0, 205)),
+        (Color::DarkCyan, (0, 205, 205)),
+        (Color::Grey, (229, 229, 229)),
+    ];
+    let (r, g, b) = (i32::from(r), i32::from(g), i32::from(b));
+    BASIC
+        .iter()
+        .min_by_key(|(_, (br, bg, bb))| (r - br).pow(2) + (g - bg).pow(2) + (b - bb).pow(2))
+        .map_or(Color::Reset, |&(color, _)| color)
 }
 
 /// A piece of text in one style.
@@ -124,10 +202,16 @@ impl Frame {
             queue!(out, cursor::MoveTo(0, row as u16))?;
             for span in spans {
                 if let Some(fg) = span.fg {
-                    queue!(out, SetForegroundColor(fg))?;
+                    match basic_code(fg) {
+                        Some(code) => queue!(out, Print(format!("\x1b[{}m", 30 + code)))?,
+                        None => queue!(out, SetForegroundColor(fg))?,
+                    }
                 }
                 if let Some(bg) = span.bg {
-                    queue!(out, SetBackgroundColor(bg))?;
+                    match basic_code(bg) {
+                        Some(code) => queue!(out, Print(format!("\x1b[{}m", 40 + code)))?,
+                        None => queue!(out, SetBackgroundColor(bg))?,
+                    }
                 }
                 if span.bold {
                     queue!(out, SetAttribute(Attribute::Bold))?;
@@ -394,8 +478,8 @@ fn render_board(view: &View<'_>, board: &Board, layout: Layout, frame: &mut Fram
                 };
                 spans.push(Span {
                     text,
-                    fg: view.colors.color(fg),
-                    bg: view.colors.color(bg),
+                    fg: view.colors.color(fg, true),
+                    bg: view.colors.color(bg, false),
                     bold: e > 0 && sub == 1,
                 });
                 spans.push(Span::plain(" "));
