@@ -221,16 +221,16 @@ fn parse_share(text: &str) -> Result<f64, String> {
 
 #[derive(Args, Debug)]
 pub(super) struct CompletionsArgs {
-    /// The shell: bash, elvish, fish, powershell or zsh.
-    #[arg(value_name = "SHELL")]
+    /// The shell, in any case.
+    #[arg(value_name = "SHELL", value_parser = Offered(&["bash", "elvish", "fish", "powershell", "zsh"]))]
     pub(super) shell: String,
 }
 
 #[derive(Args, Debug)]
 pub(super) struct ManArgs {
-    /// The command whose page to print (`bench`, `bench merge`, `solve`, `train`, ...);
-    /// without one, power11's own page.
-    #[arg(value_name = "COMMAND")]
+    /// The command whose page to print (`bench merge` also as one word, quoted); without one,
+    /// power11's own page.
+    #[arg(value_name = "COMMAND", value_parser = Offered(&["bench", "bench-merge", "solve", "train", "compact", "completions", "man"]))]
     pub(super) command: Vec<String>,
 }
 
@@ -545,6 +545,31 @@ pub(super) struct RulesArgs {
 }
 
 /// The parser of a [`Named`] option: its names are the possible values, each with its help.
+/// Any word, with `names` offered to shell completion and listed in the help: for values
+/// checked later, where a wrong one gets a message of its own (`completions`' shells, any
+/// case; `man`'s pages, which may come as several words).
+#[derive(Clone)]
+struct Offered(&'static [&'static str]);
+
+impl TypedValueParser for Offered {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            self.0.iter().map(|&name| PossibleValue::new(name)),
+        ))
+    }
+}
+
 fn named<T: Named + Send + Sync>() -> impl TypedValueParser<Value = T> {
     let values = T::ALL
         .iter()

@@ -66,6 +66,54 @@ fn the_bash_script_loads_and_registers_power11() {
     assert!(stdout.contains("-F _power11 power11"), "{stdout}");
 }
 
+/// What bash offers for the words `words` (the last one being completed), through the script
+/// `power11 completions bash` prints.
+fn bash_offers(words: &[&str]) -> Vec<String> {
+    let run = Run::new();
+    let script = run.path("power11.bash");
+    std::fs::write(&script, run.run(&["completions", "bash"], "").stdout).unwrap();
+    let output = Command::new("bash")
+        .arg("-c")
+        .arg(
+            "source \"$1\"; shift; COMP_WORDS=(\"$@\"); COMP_CWORD=$(($# - 1)); \
+             _power11 power11 \"${@: -1}\" \"${@: -2:1}\"; printf '%s\\n' \"${COMPREPLY[@]}\"",
+        )
+        .arg("bash")
+        .arg(&script)
+        .args(words)
+        .output()
+        .expect("bash runs");
+    assert!(output.status.success(), "{output:?}");
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Regression (hostile-user trial): completion offered no shell after `completions` and no page
+/// after `man`, though both take only a few names.
+#[test]
+fn bash_completes_the_shells_and_the_pages() {
+    let shells = bash_offers(&["power11", "completions", ""]);
+    for shell in ["bash", "elvish", "fish", "powershell", "zsh"] {
+        assert!(
+            shells.iter().any(|s| s == shell),
+            "{shell} not in {shells:?}"
+        );
+    }
+    assert_eq!(
+        bash_offers(&["power11", "completions", "po"]),
+        ["powershell"]
+    );
+    let pages = bash_offers(&["power11", "man", ""]);
+    for page in ["bench", "bench-merge", "solve", "train", "compact"] {
+        assert!(pages.iter().any(|p| p == page), "{page} not in {pages:?}");
+    }
+    // The variants, as before.
+    assert_eq!(bash_offers(&["power11", "--variant", "cl"]), ["classic"]);
+}
+
 #[test]
 fn an_unknown_shell_is_one_line_and_exit_code_2() {
     let ran = run(&["completions", "nosuch"], "");
