@@ -21,6 +21,10 @@ pub enum BoundedReadError {
 /// at before it is opened (opening a FIFO would block, and a device has no end), and the limit
 /// holds as it is read too (a file that grows meanwhile is refused, never cut).
 pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError> {
+    read_regular_as(path, limit, false)
+}
+
+fn read_regular_as(path: &Path, limit: u64, text: bool) -> Result<Vec<u8>, BoundedReadError> {
     let meta = std::fs::metadata(path).map_err(BoundedReadError::Io)?;
     if !meta.is_file() {
         return Err(BoundedReadError::NotRegular);
@@ -29,13 +33,17 @@ pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError
         return Err(BoundedReadError::TooLarge(Some(meta.len())));
     }
     let file = File::open(path).map_err(BoundedReadError::Io)?;
-    read_at_most(file, limit, meta.len())
+    read_at_most(file, limit, meta.len(), text)
 }
 
 /// The bytes of `path`, which may be a stream (a pipe, `<(...)`), up to `limit`: a regular
 /// file larger than that is refused before it is read, a stream as soon as it passes it, and a
 /// directory ([`BoundedReadError::NotRegular`]) at once.
 pub fn read_stream(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError> {
+    read_stream_as(path, limit, false)
+}
+
+fn read_stream_as(path: &Path, limit: u64, text: bool) -> Result<Vec<u8>, BoundedReadError> {
     let file = File::open(path).map_err(BoundedReadError::Io)?;
     let size = match file.metadata() {
         // A directory opens, but has no bytes to read.
@@ -46,24 +54,75 @@ pub fn read_stream(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError>
         Ok(meta) if meta.is_file() => meta.len(),
         _ => 0,
     };
-    read_at_most(file, limit, size)
+    read_at_most(file, limit, size, text)
 }
 
 /// Standard input, up to `limit` bytes: refused as soon as it passes it, as any stream.
 pub fn read_standard_input(limit: u64) -> Result<Vec<u8>, BoundedReadError> {
-    read_at_most(io::stdin().lock(), limit, 0)
+    read_at_most(io::stdin().lock(), limit, 0, false)
 }
 
-fn read_at_most(source: impl Read, limit: u64, expected: u64) -> Result<Vec<u8>, BoundedReadError> {
-    let mut bytes = Vec::with_capacity(expected.min(limit) as usize);
-    source
-        .take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(BoundedReadError::Io)?;
-    if bytes.len() as u64 > limit {
-        return Err(BoundedReadError::TooLarge(None));
+/// The bytes of `path` as [`read_stream`] reads them, for a file that must be text: reading
+/// stops at the first bytes that are not UTF-8 (the bytes returned end with them, for the
+/// caller to say where), so that a stream of random bytes (`/dev/urandom`) or a large binary
+/// file is refused after its first block, not read whole.
+pub fn read_stream_text(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError> {
+    read_stream_as(path, limit, true)
+}
+
+/// [`read_regular`] for a file that must be text, as [`read_stream_text`].
+pub fn read_regular_text(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError> {
+    read_regular_as(path, limit, true)
+}
+
+fn read_at_most(
+    mut source: impl Read,
+    limit: u64,
+    expected: u64,
+    text: bool,
+) -> Result<Vec<u8>, BoundedReadError> {
+    let out_of_memory = |_| BoundedReadError::Io(io::ErrorKind::OutOfMemory.into());
+    let expected = expected.min(limit) as usize;
+    let mut bytes = Vec::new();
+    if !text {
+        bytes.try_reserve_exact(expected).map_err(out_of_memory)?;
+        source
+            .take(limit + 1)
+            .read_to_end(&mut bytes)
+            .map_err(BoundedReadError::Io)?;
+        if bytes.len() as u64 > limit {
+            return Err(BoundedReadError::TooLarge(None));
+        }
+        return Ok(bytes);
     }
-    Ok(bytes)
+    // Invariant: bytes[..valid] is UTF-8; what follows is at most the start of a character
+    // cut by the block's end.
+    let mut valid = 0;
+    let mut block = vec![0u8; 64 * 1024];
+    loop {
+        let n = match source.read(&mut block) {
+            Ok(0) => return Ok(bytes),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(BoundedReadError::Io(e)),
+        };
+        // A file's whole size is reserved once its first block is text.
+        let wanted = if valid == 0 {
+            n
+        } else {
+            n.max(expected - bytes.len().min(expected))
+        };
+        bytes.try_reserve(wanted).map_err(out_of_memory)?;
+        bytes.extend_from_slice(&block[..n]);
+        if bytes.len() as u64 > limit {
+            return Err(BoundedReadError::TooLarge(None));
+        }
+        match std::str::from_utf8(&bytes[valid..]) {
+            Ok(_) => valid = bytes.len(),
+            Err(e) if e.error_len().is_none() => valid += e.valid_up_to(),
+            Err(_) => return Ok(bytes),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -95,6 +154,23 @@ mod tests {
         #[cfg(unix)]
         assert!(matches!(
             read_stream(Path::new("/dev/zero"), 1 << 10),
+            Err(BoundedReadError::TooLarge(None))
+        ));
+    }
+
+    /// A stream that is not text is given back after its first block, not read to the limit;
+    /// a character cut by a block's end is still text.
+    #[test]
+    fn reading_text_stops_at_the_first_bytes_that_are_not_utf8() {
+        let random = io::repeat(0xFF).take(1 << 30);
+        let bytes = read_at_most(random, 1 << 29, 0, true).unwrap();
+        assert_eq!(bytes.len(), 64 * 1024);
+        let mut text = vec![b'a'; 64 * 1024 - 1];
+        text.extend("é\n".repeat(100_000).bytes());
+        let read = read_at_most(text.as_slice(), 1 << 29, 0, true).unwrap();
+        assert_eq!(read, text);
+        assert!(matches!(
+            read_at_most(io::repeat(b'a').take(1 << 20), 1000, 0, true),
             Err(BoundedReadError::TooLarge(None))
         ));
     }

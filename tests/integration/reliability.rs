@@ -160,6 +160,45 @@ fn large_board_files_are_refused_in_bounded_memory() {
     }
 }
 
+/// Regression (hostile-user trial): a file that is not text was read whole before it was
+/// refused as not text (`/dev/urandom` to the 256 MiB limit, a 200 MiB binary file reserved in
+/// full and aborted under a memory limit). Reading stops at the first bytes that are not UTF-8.
+#[test]
+#[cfg(unix)]
+fn a_file_that_is_not_text_is_refused_without_being_read_whole() {
+    let run = Run::new();
+    let binary = run.path("binary.dat");
+    let file = std::fs::File::create(&binary).unwrap();
+    std::io::Write::write_all(&mut &file, b"2 0\n\xff").unwrap();
+    // Sparse: 200 MiB that take no disk.
+    file.set_len(200 << 20).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("power11");
+    for (name, message) in [
+        ("binary.dat", "binary.dat:2: not text (invalid UTF-8)"),
+        ("/dev/urandom", "/dev/urandom:"),
+    ] {
+        let out = std::process::Command::new("sh")
+            .args(["-c", "ulimit -v 196608 && exec \"$0\" --board \"$1\""])
+            .arg(&bin)
+            .arg(name)
+            .current_dir(run.dir.path())
+            .env("POWER11_DATA_DIR", run.path("data"))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        assert!(
+            stderr.starts_with(&format!("power11: {message}")),
+            "{stderr}"
+        );
+        assert!(
+            stderr.trim_end().ends_with("not text (invalid UTF-8)"),
+            "{stderr}"
+        );
+    }
+}
+
 /// Regression (item 3): 300 kill -9 during saves left 155 temporary files. After any number
 /// of kills at most one may remain, the next save removes it, and the save always resumes.
 #[test]
