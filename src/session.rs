@@ -401,6 +401,13 @@ impl<S: Store> Session<S> {
         }
     }
 
+    /// What the player or the advisor had to say when first asked for a move, once (a weight
+    /// file passed over): for a front end that would lose a line on stderr (the full screen)
+    /// to show where its player looks.
+    pub fn take_note(&self) -> Option<String> {
+        self.player.take_note().or_else(|| self.advisor.take_note())
+    }
+
     /// Exact odds where the store has the table of the rules the next move is played by (new
     /// tiles switched off are rules of their own), else the player's own advice if it searches
     /// (expectimax, learned), else the advisor's ([`Session::with_advisor`]).

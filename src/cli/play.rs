@@ -2,7 +2,7 @@
 //! interface) or the computer's (`--autoplay`).
 
 use super::args::{Cli, Goal};
-use super::player::{Loading, player_for};
+use super::player::{Loading, Notes, player_for};
 use super::{StandardOutput, UsageError};
 use crate::files::best::{BestScores, data_dir};
 use crate::files::save::{SAVE_FILE, read_board_file};
@@ -78,6 +78,7 @@ pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
     let board_rules = first_game
         .as_ref()
         .map_or(rules, |timeline| rules.on(timeline.current().board.side()));
+    let notes = if cli.tui { Notes::Kept } else { Notes::Stderr };
     let (player, _) = player_for(
         kind,
         cli.depth,
@@ -85,7 +86,7 @@ pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
         &board_rules,
         cli.weights.as_deref(),
         any_size,
-        Loading::WhenNeeded,
+        Loading::WhenNeeded(notes),
     )?;
     // Advice comes from the player, or where it does not search, from the player that plays
     // when none is named.
@@ -100,7 +101,7 @@ pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
                 &board_rules,
                 None,
                 true,
-                Loading::WhenNeeded,
+                Loading::WhenNeeded(notes),
             )?;
             Some(advisor)
         }

@@ -21,8 +21,19 @@ use std::time::Duration;
 pub(super) enum Loading {
     /// Before the first move (bench: its report names the network).
     Now,
-    /// At the first move or advice asked of it (a game by hand may never ask).
-    WhenNeeded,
+    /// At the first move or advice asked of it (a game by hand may never ask), its note (a
+    /// weight file passed over) given as [`Notes`] says.
+    WhenNeeded(Notes),
+}
+
+/// Where a note from loading the network goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Notes {
+    /// To standard error, at once.
+    Stderr,
+    /// Kept for the front end to show ([`crate::session::Session::take_note`]): the full
+    /// screen would wipe a line on standard error.
+    Kept,
 }
 
 /// The player `kind` for games under `rules`, and the network it plays if it is the learned
@@ -67,12 +78,24 @@ pub(super) fn player_for(
             ));
         }
         let depth = depth.map(|d| d.clamp(1, MAX_LEARNED_DEPTH));
-        if loading == Loading::WhenNeeded && weights.is_none() {
-            let lazy = LazyNetwork::new(|| network_from(None).unwrap_or_else(|_| shipped()));
+        if let (Loading::WhenNeeded(notes), None) = (loading, weights) {
+            let lazy = LazyNetwork::new(move || {
+                let (network, note) = network_from(None).unwrap_or_else(|_| (shipped(), None));
+                match (notes, note) {
+                    (Notes::Stderr, Some(note)) => {
+                        eprintln!("power11: {note}");
+                        (network, None)
+                    }
+                    (_, note) => (network, note),
+                }
+            });
             let player = LearnedPlayer::lazy(Arc::new(lazy), depth);
             return Ok((AnyPlayer::Learned(player), None));
         }
-        let network = network_from(weights)?;
+        let (network, note) = network_from(weights)?;
+        if let Some(note) = note {
+            eprintln!("power11: {note}");
+        }
         let search = SearchConfig {
             depth,
             ..Default::default()
@@ -101,12 +124,12 @@ pub(super) fn player_for(
 
 /// The learned player's network: the file `weights` if given (no file, or one that is not a
 /// whole network, is a usage error, exit 2), else the data directory's weight file where
-/// `power11 train` writes (one that cannot be used is said on stderr, and passed over), else
-/// the network shipped in power11.
-fn network_from(weights: Option<&Path>) -> anyhow::Result<Arc<Network>> {
+/// `power11 train` writes (one that cannot be used is passed over, with a note for the
+/// player), else the network shipped in power11.
+fn network_from(weights: Option<&Path>) -> anyhow::Result<(Arc<Network>, Option<String>)> {
     if let Some(path) = weights {
         return match read_weights(path, WeightUse::Play) {
-            Ok(network) => Ok(Arc::new(network)),
+            Ok(network) => Ok((Arc::new(network), None)),
             Err(WeightsFileError::Missing(_)) => Err(UsageError(format!(
                 "{}: no such weight file (make one with `power11 train --minutes 90 --out {}`, or leave out --weights to play the shipped network)",
                 path.display(),
@@ -118,14 +141,17 @@ fn network_from(weights: Option<&Path>) -> anyhow::Result<Arc<Network>> {
     }
     if let Some(path) = default_path(data_dir().as_deref()) {
         match read_weights(&path, WeightUse::Play) {
-            Ok(network) => return Ok(Arc::new(network)),
+            Ok(network) => return Ok((Arc::new(network), None)),
             Err(WeightsFileError::Missing(_)) => {}
-            Err(e) => eprintln!(
-                "power11: {e}; playing the shipped network instead (move that file away to play it without this note)"
-            ),
+            Err(e) => {
+                let note = format!(
+                    "{e}; playing the shipped network instead (move that file away to play it without this note)"
+                );
+                return Ok((shipped(), Some(note)));
+            }
         }
     }
-    Ok(shipped())
+    Ok((shipped(), None))
 }
 
 /// The shipped network. A test reads it whole; should it ever fail, the program says so and

@@ -19,7 +19,7 @@ use crate::model::packed::Board4;
 use crate::model::rules::{Rules, SpawnSite};
 use rand::Rng;
 use rustc_hash::FxHashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// The deepest the learned player searches (`--depth`): each level multiplies the time of a
 /// move by the number of new tiles the rules can place and the moves after each (tens early
@@ -57,15 +57,22 @@ pub const KEEP_PLAYING_CROWDED_EMPTY_CELLS: usize = 1;
 /// advice or a computer move never pays for reading one (hundreds of MiB once read).
 pub struct LazyNetwork {
     network: OnceLock<Arc<Network>>,
-    load: Box<dyn Fn() -> Arc<Network> + Send + Sync>,
+    load: Box<dyn Fn() -> (Arc<Network>, Option<String>) + Send + Sync>,
+    /// What loading had to say (a weight file passed over), until a front end takes it.
+    note: Mutex<Option<String>>,
 }
 
 impl LazyNetwork {
-    /// A network that `load` makes when it is first needed (once, whatever the threads).
-    pub fn new(load: impl Fn() -> Arc<Network> + Send + Sync + 'static) -> LazyNetwork {
+    /// A network that `load` makes when it is first needed (once, whatever the threads), with
+    /// a note for the player if it has one: the front end shows it where its player looks
+    /// ([`LazyNetwork::take_note`]), since the full screen would wipe a line on stderr.
+    pub fn new(
+        load: impl Fn() -> (Arc<Network>, Option<String>) + Send + Sync + 'static,
+    ) -> LazyNetwork {
         LazyNetwork {
             network: OnceLock::new(),
             load: Box::new(load),
+            note: Mutex::new(None),
         }
     }
 
@@ -74,21 +81,35 @@ impl LazyNetwork {
         LazyNetwork {
             network: OnceLock::from(network),
             load: Box::new(unreachable_network),
+            note: Mutex::new(None),
         }
     }
 
     /// The network, loaded now if it was not yet.
     pub fn get(&self) -> &Arc<Network> {
-        self.network.get_or_init(|| (self.load)())
+        self.network.get_or_init(|| {
+            let (network, note) = (self.load)();
+            *self.note.lock().unwrap_or_else(PoisonError::into_inner) = note;
+            network
+        })
+    }
+
+    /// The note loading left, once.
+    pub fn take_note(&self) -> Option<String> {
+        self.note
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
     }
 }
 
 /// What [`LazyNetwork::loaded`] would load: never called, as its network is set from the start.
-fn unreachable_network() -> Arc<Network> {
-    Arc::new(Network::new(
+fn unreachable_network() -> (Arc<Network>, Option<String>) {
+    let network = Network::new(
         crate::learning::ntuple::TupleSet::Rows,
         crate::learning::ntuple::Stages::single(),
-    ))
+    );
+    (Arc::new(network), None)
 }
 
 impl std::fmt::Debug for LazyNetwork {
@@ -124,6 +145,11 @@ impl LearnedPlayer {
             depth: depth.map(|d| d.clamp(1, MAX_LEARNED_DEPTH)),
             fallback: Expectimax::new(SearchConfig::default()),
         }
+    }
+
+    /// What loading its network had to say, once ([`LazyNetwork::take_note`]).
+    pub fn take_note(&self) -> Option<String> {
+        self.network.take_note()
     }
 
     /// The fixed depth it searches, or `None` if it follows the depth policy.

@@ -168,6 +168,15 @@ impl AnyPlayer {
             AnyPlayer::Random(_) | AnyPlayer::Optimal(_) => None,
         }
     }
+
+    /// What setting the player up had to say when it was first asked for a move (the learned
+    /// player's weight file passed over), once; `None` for the others.
+    pub fn take_note(&self) -> Option<String> {
+        match self {
+            AnyPlayer::Learned(player) => player.take_note(),
+            _ => None,
+        }
+    }
 }
 
 impl Player for AnyPlayer {

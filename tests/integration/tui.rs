@@ -320,6 +320,28 @@ fn the_full_screen_autoplay_and_advice_use_the_learned_player() {
     );
 }
 
+/// Regression (hostile-user trial): a weight file in the data directory that cannot be used
+/// is passed over with a note, which went to stderr under the full screen and was wiped by the
+/// next frame. It is drawn in the status line's place until the next key.
+#[test]
+fn a_weight_file_passed_over_is_said_in_the_full_screen() {
+    let run = Run::new();
+    std::fs::create_dir_all(run.path("data/weights")).unwrap();
+    std::fs::write(run.path("data/weights/ntuple-4x4.p11w"), b"not weights").unwrap();
+    // h: a Hard game; a: advice, which loads the network; then the frame is left to draw.
+    let keys: [&[u8]; 5] = [b"h", b"a", b"", b"q", b"q"];
+    let screen = in_terminal(&run, "--seed 1", &keys);
+    let note = b"data/weights/ntuple-4x4.p11w: not a power11 weight file; playing the shipped network instead";
+    // Drawn at a row of a frame (after the cursor is moved to its first column), not written
+    // as a line of standard error (`power11: data/...`).
+    let drawn: Vec<u8> = [&b";1H"[..], note].concat();
+    assert!(
+        contains(&screen, &drawn),
+        "{}",
+        String::from_utf8_lossy(&screen)
+    );
+}
+
 /// Hostile-user item 5: `--color always` overrides `NO_COLOR` in what reaches the terminal, not
 /// only in the mode chosen (crossterm dropped the colours itself).
 #[test]

@@ -31,6 +31,10 @@ use terminal::{Terminal, restore};
 #[derive(Default)]
 struct Ui {
     status: String,
+    /// What the player had to say when it was first asked for a move (a weight file passed
+    /// over), shown in the status line's place until the next key: on stderr, the full
+    /// screen would wipe it at once.
+    note: Option<String>,
     new_tile: Option<(usize, usize)>,
     advised: Option<Direction>,
     autoplay: bool,
@@ -70,6 +74,7 @@ pub fn run<S: Store>(mut session: Session<S>, colors: ColorMode) -> io::Result<O
     let mut terminal = Terminal::enter()?;
     let mut ui = Ui {
         status: String::new(),
+        note: None,
         new_tile: None,
         advised: None,
         autoplay: false,
@@ -93,6 +98,10 @@ pub fn run<S: Store>(mut session: Session<S>, colors: ColorMode) -> io::Result<O
     loop {
         if stopped_by.load(Ordering::Relaxed) != 0 {
             break;
+        }
+        if let Some(note) = session.take_note() {
+            ui.note = Some(note);
+            dirty = true;
         }
         // Drawn only when something changed: an idle screen is not redrawn, so it never flickers.
         if dirty {
@@ -126,6 +135,7 @@ pub fn run<S: Store>(mut session: Session<S>, colors: ColorMode) -> io::Result<O
         if let TermEvent::Key(key) = event
             && key.kind != KeyEventKind::Release
         {
+            ui.note = None;
             if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
                 break;
             }
@@ -180,7 +190,7 @@ fn view_of<'a, S: Store>(session: &'a Session<S>, ui: &'a Ui, colors: ColorMode)
         rules: session.rules(),
         menu: session.menu(),
         new_tile: ui.new_tile,
-        status: &ui.status,
+        status: ui.note.as_deref().unwrap_or(&ui.status),
         advised: ui.advised,
         autoplay: ui.autoplay,
         help: ui.help,
