@@ -35,6 +35,16 @@ pub(super) fn run_compact(args: &CompactArgs) -> anyhow::Result<()> {
         stages: args.stages as usize,
     };
     let (small, report) = network.compacted(how);
+    if report.nonzero_after == 0 && report.nonzero_before > 0 {
+        // A network of zeros plays every move alike: nothing anyone wants written.
+        return Err(UsageError(format!(
+            "--keep {} keeps none of the {} nonzero weights of {}: nothing written (keep a larger share, e.g. --keep 0.5)",
+            args.keep,
+            report.nonzero_before,
+            args.weights.display()
+        ))
+        .into());
+    }
     let bytes = write_network_at(&args.out, &small, args.level)?;
     let mut out = std::io::stdout().lock();
     writeln!(

@@ -1321,6 +1321,23 @@ fn compact_writes_a_smaller_network_that_plays_and_never_replaces_a_file() {
     );
     ran.assert_refused("a share is a number above 0, at most 1, not '0'");
     assert!(!run.path("none.p11w").exists());
+    // Regression (hostile-user trial): a share so small that it keeps no weight (1e-9 of a
+    // few thousand) wrote a network of zeros all the same, said only in its count.
+    let ran = run.run(
+        &[
+            "compact",
+            "--weights",
+            "w.p11w",
+            "--out",
+            "none.p11w",
+            "--keep",
+            "1e-9",
+        ],
+        "",
+    );
+    ran.assert_refused("--keep 0.000000001 keeps none of the ");
+    assert!(ran.stderr.contains("nonzero weights of w.p11w: nothing written"));
+    assert!(!run.path("none.p11w").exists());
     // Regression (hostile-user review): a directory that takes no file (not even root's) was
     // found after the work (exit 1); it is refused before it, naming the flag.
     if cfg!(target_os = "linux") {
