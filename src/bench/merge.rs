@@ -3,7 +3,7 @@
 
 use super::report::{depth_words, goal_words};
 use super::{BenchReport, Run, RunIdentity, Tally, UNWON_SEEDS_SHOWN, reached_counts, summarise};
-use crate::files::bounded::{BoundedReadError, read_standard_input, read_stream};
+use crate::files::bounded::{BoundedReadError, Expect, read_standard_input, read_stream};
 use crate::model::named::Named;
 use std::path::{Path, PathBuf};
 
@@ -130,7 +130,7 @@ pub fn read_report(path: &Path) -> Result<BenchReport, MergeError> {
     let bytes = if stdin {
         read_standard_input(MAX_REPORT_BYTES)
     } else {
-        read_stream(path, MAX_REPORT_BYTES)
+        read_stream(path, MAX_REPORT_BYTES, Expect::Text)
     };
     let bytes = bytes.map_err(|e| match e {
         BoundedReadError::Io(source) if source.kind() == std::io::ErrorKind::NotFound => {

@@ -2,7 +2,7 @@
 
 use super::args::CompactArgs;
 use super::{UsageError, check_out_directory};
-use crate::files::weights::{read_weights, write_network_at};
+use crate::files::weights::{read_named_weights, write_network_at};
 use crate::learning::ntuple::Compaction;
 use crate::learning::ntuple::WeightUse;
 use std::io::Write;
@@ -27,8 +27,8 @@ pub(super) fn run_compact(args: &CompactArgs) -> anyhow::Result<()> {
         .into());
     }
     check_out_directory(&args.out, "--out")?;
-    let network =
-        read_weights(&args.weights, WeightUse::Play).map_err(|e| UsageError(e.to_string()))?;
+    let network = read_named_weights(&args.weights, WeightUse::Play)
+        .map_err(|e| UsageError(e.to_string()))?;
     let how = Compaction {
         keep: args.keep,
         mantissa_bits: args.mantissa_bits,

@@ -3,7 +3,9 @@
 use super::UsageError;
 use super::solve::table_for;
 use crate::files::best::data_dir;
-use crate::files::weights::{WeightsFileError, default_path, read_weights, shipped_network};
+use crate::files::weights::{
+    WeightsFileError, default_path, read_named_weights, read_weights, shipped_network,
+};
 use crate::learning::ntuple::WeightUse;
 use crate::model::named::Named;
 use crate::model::rules::Rules;
@@ -128,7 +130,7 @@ pub(super) fn player_for(
 /// player), else the network shipped in power11.
 fn network_from(weights: Option<&Path>) -> anyhow::Result<(Arc<Network>, Option<String>)> {
     if let Some(path) = weights {
-        return match read_weights(path, WeightUse::Play) {
+        return match read_named_weights(path, WeightUse::Play) {
             Ok(network) => Ok((Arc::new(network), None)),
             Err(WeightsFileError::Missing(_)) => Err(UsageError(format!(
                 "{}: no such weight file (make one with `power11 train --minutes 90 --out {}`, or leave out --weights to play the shipped network)",

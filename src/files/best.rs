@@ -9,7 +9,7 @@
 //! written back as it was (after the good lines), so nothing in the file is lost or "repaired";
 //! a file that cannot be read at all is never written.
 
-use crate::files::bounded::{BoundedReadError, read_regular};
+use crate::files::bounded::{BoundedReadError, Expect, read_regular};
 use crate::files::save::{FileError, write_atomic};
 use crate::model::rules::{Rules, Score};
 use std::collections::BTreeMap;
@@ -184,7 +184,7 @@ fn read_table(path: &Path) -> io::Result<(Table, Vec<(usize, String)>)> {
 
 /// The bytes of a regular file of at most [`MAX_BEST_FILE`] bytes.
 fn read_small(path: &Path) -> io::Result<Vec<u8>> {
-    read_regular(path, MAX_BEST_FILE).map_err(|e| match e {
+    read_regular(path, MAX_BEST_FILE, Expect::Bytes).map_err(|e| match e {
         BoundedReadError::Io(e) => e,
         BoundedReadError::NotRegular => io::Error::other("not a regular file"),
         BoundedReadError::TooLarge(_) => {

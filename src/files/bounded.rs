@@ -17,14 +17,25 @@ pub enum BoundedReadError {
     TooLarge(Option<u64>),
 }
 
+/// What a file read must hold for its reading to go on: a file that cannot be what its
+/// reader wants is refused after its first block, not read to the limit (`/dev/urandom` named
+/// as a board file, a large file of something else named as a weight file).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expect {
+    /// Any bytes.
+    Bytes,
+    /// Text: reading stops at the first bytes that are not UTF-8 (the bytes returned end with
+    /// them, for the caller to say where).
+    Text,
+    /// Bytes that start with these (a format's magic number): reading stops at the first block
+    /// that does not (the bytes returned hold it, for the caller to say what it is not).
+    Starting(&'static [u8]),
+}
+
 /// The bytes of `path`, a regular file of at most `limit` bytes. Its kind and size are looked
 /// at before it is opened (opening a FIFO would block, and a device has no end), and the limit
 /// holds as it is read too (a file that grows meanwhile is refused, never cut).
-pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError> {
-    read_regular_as(path, limit, false)
-}
-
-fn read_regular_as(path: &Path, limit: u64, text: bool) -> Result<Vec<u8>, BoundedReadError> {
+pub fn read_regular(path: &Path, limit: u64, expect: Expect) -> Result<Vec<u8>, BoundedReadError> {
     let meta = std::fs::metadata(path).map_err(BoundedReadError::Io)?;
     if !meta.is_file() {
         return Err(BoundedReadError::NotRegular);
@@ -33,17 +44,13 @@ fn read_regular_as(path: &Path, limit: u64, text: bool) -> Result<Vec<u8>, Bound
         return Err(BoundedReadError::TooLarge(Some(meta.len())));
     }
     let file = File::open(path).map_err(BoundedReadError::Io)?;
-    read_at_most(file, limit, meta.len(), text)
+    read_at_most(file, limit, meta.len(), expect)
 }
 
 /// The bytes of `path`, which may be a stream (a pipe, `<(...)`), up to `limit`: a regular
 /// file larger than that is refused before it is read, a stream as soon as it passes it, and a
 /// directory ([`BoundedReadError::NotRegular`]) at once.
-pub fn read_stream(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError> {
-    read_stream_as(path, limit, false)
-}
-
-fn read_stream_as(path: &Path, limit: u64, text: bool) -> Result<Vec<u8>, BoundedReadError> {
+pub fn read_stream(path: &Path, limit: u64, expect: Expect) -> Result<Vec<u8>, BoundedReadError> {
     let file = File::open(path).map_err(BoundedReadError::Io)?;
     let size = match file.metadata() {
         // A directory opens, but has no bytes to read.
@@ -54,49 +61,29 @@ fn read_stream_as(path: &Path, limit: u64, text: bool) -> Result<Vec<u8>, Bounde
         Ok(meta) if meta.is_file() => meta.len(),
         _ => 0,
     };
-    read_at_most(file, limit, size, text)
+    read_at_most(file, limit, size, expect)
 }
 
 /// Standard input, up to `limit` bytes: refused as soon as it passes it, as any stream.
 pub fn read_standard_input(limit: u64) -> Result<Vec<u8>, BoundedReadError> {
-    read_at_most(io::stdin().lock(), limit, 0, false)
+    read_at_most(io::stdin().lock(), limit, 0, Expect::Bytes)
 }
 
-/// The bytes of `path` as [`read_stream`] reads them, for a file that must be text: reading
-/// stops at the first bytes that are not UTF-8 (the bytes returned end with them, for the
-/// caller to say where), so that a stream of random bytes (`/dev/urandom`) or a large binary
-/// file is refused after its first block, not read whole.
-pub fn read_stream_text(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError> {
-    read_stream_as(path, limit, true)
-}
-
-/// [`read_regular`] for a file that must be text, as [`read_stream_text`].
-pub fn read_regular_text(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError> {
-    read_regular_as(path, limit, true)
-}
-
+/// Reads `source` in blocks until its end, `limit` or (as `expect` says) bytes that cannot be
+/// what is wanted. `expected` is the size a regular file says it has: reserved once its first
+/// block is as expected, so that a file is read into one allocation, and memory that cannot
+/// be had is an error, never an abort.
 fn read_at_most(
     mut source: impl Read,
     limit: u64,
     expected: u64,
-    text: bool,
+    expect: Expect,
 ) -> Result<Vec<u8>, BoundedReadError> {
     let out_of_memory = |_| BoundedReadError::Io(io::ErrorKind::OutOfMemory.into());
     let expected = expected.min(limit) as usize;
-    let mut bytes = Vec::new();
-    if !text {
-        bytes.try_reserve_exact(expected).map_err(out_of_memory)?;
-        source
-            .take(limit + 1)
-            .read_to_end(&mut bytes)
-            .map_err(BoundedReadError::Io)?;
-        if bytes.len() as u64 > limit {
-            return Err(BoundedReadError::TooLarge(None));
-        }
-        return Ok(bytes);
-    }
-    // Invariant: bytes[..valid] is UTF-8; what follows is at most the start of a character
-    // cut by the block's end.
+    let mut bytes: Vec<u8> = Vec::new();
+    // Invariant (text): bytes[..valid] is UTF-8; what follows is at most the start of a
+    // character cut by the block's end.
     let mut valid = 0;
     let mut block = vec![0u8; 64 * 1024];
     loop {
@@ -106,21 +93,36 @@ fn read_at_most(
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(BoundedReadError::Io(e)),
         };
-        // A file's whole size is reserved once its first block is text.
-        let wanted = if valid == 0 {
+        let first = bytes.is_empty();
+        let wanted = if first {
             n
         } else {
-            n.max(expected - bytes.len().min(expected))
+            n.max(expected.saturating_sub(bytes.len()))
         };
         bytes.try_reserve(wanted).map_err(out_of_memory)?;
         bytes.extend_from_slice(&block[..n]);
         if bytes.len() as u64 > limit {
             return Err(BoundedReadError::TooLarge(None));
         }
-        match std::str::from_utf8(&bytes[valid..]) {
-            Ok(_) => valid = bytes.len(),
-            Err(e) if e.error_len().is_none() => valid += e.valid_up_to(),
-            Err(_) => return Ok(bytes),
+        let wrong = match expect {
+            Expect::Bytes => false,
+            Expect::Text => match std::str::from_utf8(&bytes[valid..]) {
+                Ok(_) => {
+                    valid = bytes.len();
+                    false
+                }
+                Err(e) => {
+                    valid += e.valid_up_to();
+                    e.error_len().is_some()
+                }
+            },
+            Expect::Starting(magic) => {
+                let common = magic.len().min(bytes.len());
+                bytes[..common] != magic[..common]
+            }
+        };
+        if wrong {
+            return Ok(bytes);
         }
     }
 }
@@ -134,26 +136,26 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f");
         std::fs::write(&path, b"12345").unwrap();
-        assert_eq!(read_regular(&path, 5).unwrap(), b"12345");
+        assert_eq!(read_regular(&path, 5, Expect::Bytes).unwrap(), b"12345");
         assert!(matches!(
-            read_regular(&path, 4),
+            read_regular(&path, 4, Expect::Bytes),
             Err(BoundedReadError::TooLarge(Some(5)))
         ));
         assert!(matches!(
-            read_stream(&path, 4),
+            read_stream(&path, 4, Expect::Bytes),
             Err(BoundedReadError::TooLarge(Some(5)))
         ));
         assert!(matches!(
-            read_regular(dir.path(), 4),
+            read_regular(dir.path(), 4, Expect::Bytes),
             Err(BoundedReadError::NotRegular)
         ));
         assert!(matches!(
-            read_regular(&dir.path().join("none"), 4),
+            read_regular(&dir.path().join("none"), 4, Expect::Bytes),
             Err(BoundedReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound
         ));
         #[cfg(unix)]
         assert!(matches!(
-            read_stream(Path::new("/dev/zero"), 1 << 10),
+            read_stream(Path::new("/dev/zero"), 1 << 10, Expect::Bytes),
             Err(BoundedReadError::TooLarge(None))
         ));
     }
@@ -163,14 +165,14 @@ mod tests {
     #[test]
     fn reading_text_stops_at_the_first_bytes_that_are_not_utf8() {
         let random = io::repeat(0xFF).take(1 << 30);
-        let bytes = read_at_most(random, 1 << 29, 0, true).unwrap();
+        let bytes = read_at_most(random, 1 << 29, 0, Expect::Text).unwrap();
         assert_eq!(bytes.len(), 64 * 1024);
         let mut text = vec![b'a'; 64 * 1024 - 1];
         text.extend("é\n".repeat(100_000).bytes());
-        let read = read_at_most(text.as_slice(), 1 << 29, 0, true).unwrap();
+        let read = read_at_most(text.as_slice(), 1 << 29, 0, Expect::Text).unwrap();
         assert_eq!(read, text);
         assert!(matches!(
-            read_at_most(io::repeat(b'a').take(1 << 20), 1000, 0, true),
+            read_at_most(io::repeat(b'a').take(1 << 20), 1000, 0, Expect::Text),
             Err(BoundedReadError::TooLarge(None))
         ));
     }

@@ -1,6 +1,6 @@
 //! Pictures (`--plot FILE.svg`): written atomically, and only over a picture.
 
-use crate::files::bounded::read_regular;
+use crate::files::bounded::{Expect, read_regular};
 use crate::files::save::{FileError, check_replaceable, resolve_links, write_atomic};
 use std::path::Path;
 use thiserror::Error;
@@ -37,7 +37,7 @@ pub fn check_svg_target(path: &Path) -> Result<(), PictureError> {
         _ => {}
     }
     // An empty file (`touch`, `mktemp`) holds nothing to lose, as for saves.
-    let replaceable = read_regular(path, 64 << 20)
+    let replaceable = read_regular(path, 64 << 20, Expect::Text)
         .is_ok_and(|bytes| bytes.trim_ascii().is_empty() || is_svg(&bytes));
     if !replaceable {
         return Err(PictureError::NotAPicture(path.to_path_buf()));

@@ -8,7 +8,7 @@
 //! [`MAX_FILE_BYTES`]: a save only when it is a regular file, a board file also from a pipe
 //! (`--board <(...)`), whose limit holds as it is read.
 
-use crate::files::bounded::{BoundedReadError, read_regular_text, read_stream_text};
+use crate::files::bounded::{BoundedReadError, Expect, read_regular, read_stream};
 use crate::model::game::Timeline;
 use crate::text::{ParseError, Problem, parse_board_file, parse_save, render_save};
 use std::fs::File;
@@ -97,10 +97,10 @@ pub enum FileError {
     },
 }
 
-/// The text of `path`, read by `read` ([`read_regular_text`] or [`read_stream_text`]).
+/// The text of `path`, read by `read` ([`read_regular`] or [`read_stream`]).
 fn read_text(
     path: &Path,
-    read: fn(&Path, u64) -> Result<Vec<u8>, BoundedReadError>,
+    read: fn(&Path, u64, Expect) -> Result<Vec<u8>, BoundedReadError>,
 ) -> Result<String, FileError> {
     let io_error = |source: io::Error| match source.kind() {
         io::ErrorKind::NotFound => FileError::Missing {
@@ -111,7 +111,7 @@ fn read_text(
             error: source,
         },
     };
-    let bytes = read(path, MAX_FILE_BYTES).map_err(|e| match e {
+    let bytes = read(path, MAX_FILE_BYTES, Expect::Text).map_err(|e| match e {
         BoundedReadError::Io(source) => io_error(source),
         BoundedReadError::NotRegular => FileError::NotRegular {
             path: path.to_path_buf(),
@@ -180,13 +180,13 @@ pub fn read_save(path: &Path) -> Result<Timeline, FileError> {
         path: path.to_path_buf(),
         error,
     })?;
-    parse_save(&read_text(path, read_regular_text)?).map_err(|e| located(path, e))
+    parse_save(&read_text(path, read_regular)?).map_err(|e| located(path, e))
 }
 
 /// Reads a board file in any accepted format (see [`parse_board_file`]). It may be a pipe
 /// (`--board <(generate-board)`), as a file a user names only to be read often is.
 pub fn read_board_file(path: &Path) -> Result<Timeline, FileError> {
-    parse_board_file(&read_text(path, read_stream_text)?).map_err(|e| located(path, e))
+    parse_board_file(&read_text(path, read_stream)?).map_err(|e| located(path, e))
 }
 
 /// Writes `timeline` as a save file (see [`render_save`]) to `path` atomically; returns how many
@@ -232,7 +232,7 @@ pub fn replace_save(path: &Path, timeline: &Timeline) -> Result<usize, FileError
         Ok(_) | Err(FileError::Missing { .. }) => return write_save(path, timeline),
         Err(FileError::Parse { line, problem, .. }) => {
             // A file with nothing in it (made by `touch`) holds nothing to lose.
-            if read_text(path, read_regular_text).is_ok_and(|text| text.trim().is_empty()) {
+            if read_text(path, read_regular).is_ok_and(|text| text.trim().is_empty()) {
                 return write_save(path, timeline);
             }
             format!("line {line}: {problem}")

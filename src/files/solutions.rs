@@ -1,7 +1,7 @@
 //! Solved tables on disk: one file per rule set in the data directory's `solutions/`, written
 //! atomically and read only when whole (see [`Solution::from_bytes`]).
 
-use crate::files::bounded::{BoundedReadError, read_regular};
+use crate::files::bounded::{BoundedReadError, Expect, read_regular};
 use crate::files::save::{FileError, write_atomic};
 use crate::model::rules::Rules;
 use crate::players::Solution;
@@ -43,7 +43,7 @@ pub fn read_table(path: &Path, rules: &Rules) -> Result<Option<Solution>, TableF
         path: path.to_path_buf(),
         problem,
     };
-    let bytes = match read_regular(path, MAX_TABLE_BYTES) {
+    let bytes = match read_regular(path, MAX_TABLE_BYTES, Expect::Bytes) {
         Ok(bytes) => bytes,
         Err(BoundedReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(BoundedReadError::Io(e)) => return Err(fail(super::system_words(&e))),

@@ -3,9 +3,11 @@
 //! killed mid-write leaves the previous one whole) and read only when whole and matching (see
 //! [`Network::from_bytes`]).
 
-use crate::files::bounded::{BoundedReadError, read_regular};
+use crate::files::bounded::{BoundedReadError, Expect, read_regular, read_stream};
 use crate::files::save::{FileError, link_target, prepare_atomic, write_atomic};
-use crate::learning::ntuple::{CoherenceError, DEFAULT_LEVEL, Network, NetworkError, WeightUse};
+use crate::learning::ntuple::{
+    CoherenceError, DEFAULT_LEVEL, Network, NetworkError, WEIGHTS_MAGIC, WeightUse,
+};
 use std::io;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -68,21 +70,36 @@ pub fn default_path(data_dir: Option<&Path>) -> Option<PathBuf> {
     data_dir.map(|dir| dir.join(DEFAULT_WEIGHTS))
 }
 
-/// The network in `path`, held for `weight_use` (to play with, a compressed file's f16 values
-/// in half the memory; to train on, `f32`).
+/// The network in `path`, a regular file, held for `weight_use` (to play with, a compressed
+/// file's f16 values in half the memory; to train on, `f32`).
 pub fn read_weights(path: &Path, weight_use: WeightUse) -> Result<Network, WeightsFileError> {
+    read_weights_by(path, weight_use, read_regular)
+}
+
+/// [`read_weights`] of a file the user named (`--weights`), which may also be a stream: a
+/// pipe, `<(zstdcat net.p11w.zst)`. Reading stops at a first block that is no weight file.
+pub fn read_named_weights(path: &Path, weight_use: WeightUse) -> Result<Network, WeightsFileError> {
+    read_weights_by(path, weight_use, read_stream)
+}
+
+fn read_weights_by(
+    path: &Path,
+    weight_use: WeightUse,
+    read: fn(&Path, u64, Expect) -> Result<Vec<u8>, BoundedReadError>,
+) -> Result<Network, WeightsFileError> {
     let fail = |problem: String| WeightsFileError::Unusable {
         path: path.to_path_buf(),
         problem,
     };
-    let bytes = read_regular(path, MAX_WEIGHT_BYTES).map_err(|e| match e {
-        BoundedReadError::Io(e) if e.kind() == io::ErrorKind::NotFound => {
-            WeightsFileError::Missing(path.to_path_buf())
-        }
-        BoundedReadError::Io(e) => fail(super::system_words(&e)),
-        BoundedReadError::NotRegular => fail("not a file".to_string()),
-        BoundedReadError::TooLarge(_) => fail("too large to be a weight file".to_string()),
-    })?;
+    let bytes =
+        read(path, MAX_WEIGHT_BYTES, Expect::Starting(WEIGHTS_MAGIC)).map_err(|e| match e {
+            BoundedReadError::Io(e) if e.kind() == io::ErrorKind::NotFound => {
+                WeightsFileError::Missing(path.to_path_buf())
+            }
+            BoundedReadError::Io(e) => fail(super::system_words(&e)),
+            BoundedReadError::NotRegular => fail("not a file".to_string()),
+            BoundedReadError::TooLarge(_) => fail("too large to be a weight file".to_string()),
+        })?;
     Network::from_bytes_for(&bytes, weight_use).map_err(|e| match e {
         NetworkError::Checksum => WeightsFileError::Damaged {
             path: path.to_path_buf(),

@@ -1336,7 +1336,10 @@ fn compact_writes_a_smaller_network_that_plays_and_never_replaces_a_file() {
         "",
     );
     ran.assert_refused("--keep 0.000000001 keeps none of the ");
-    assert!(ran.stderr.contains("nonzero weights of w.p11w: nothing written"));
+    assert!(
+        ran.stderr
+            .contains("nonzero weights of w.p11w: nothing written")
+    );
     assert!(!run.path("none.p11w").exists());
     // Regression (hostile-user review): a directory that takes no file (not even root's) was
     // found after the work (exit 1); it is refused before it, naming the flag.
@@ -1493,4 +1496,39 @@ fn weights_with_rules_the_learned_player_does_not_play_say_why() {
     // Naming another player is refused as before.
     let ran = run.run(&["--weights", "w.p11w", "--player", "expectimax"], "");
     ran.assert_refused("the expectimax player has none");
+}
+
+/// Regression (hostile-user trial): `--weights` through a pipe (`<(zstdcat net.p11w.zst)`,
+/// `/dev/stdin`) was "not a file". A stream is read as a file is; one that is no weight file
+/// is refused after its first block (`/dev/zero` was read to the 1 GiB limit).
+#[test]
+#[cfg(unix)]
+fn weights_may_come_through_a_pipe() {
+    let run = Run::new();
+    train(&run, "w.p11w", "200");
+    let bin = assert_cmd::cargo::cargo_bin("power11");
+    let piped = |source: &str, command: &str| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("{source} | \"$0\" {command} --weights /dev/stdin"))
+            .arg(&bin)
+            .current_dir(run.dir.path())
+            .env("POWER11_DATA_DIR", run.path("data"))
+            .output()
+            .unwrap()
+    };
+    let bench = "bench --player learned --depth 1 --games 2 --seed 1";
+    let out = piped("cat w.p11w", bench);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(stdout.contains("network: tuples 2x4"), "{stdout}");
+    let out = piped("cat w.p11w", "compact --out small.p11w --keep 0.5");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(run.path("small.p11w").exists());
+    let out = piped("head -c 100000000 /dev/zero", bench);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "power11: /dev/stdin: not a power11 weight file\n"
+    );
 }
