@@ -342,6 +342,36 @@ fn a_weight_file_passed_over_is_said_in_the_full_screen() {
     );
 }
 
+/// Regression (hostile-user trial): a status message wider than the window (a save that is
+/// not ours, named with its problem) made the frame "too small" and the menu's keys wait, with
+/// only `q` left. The message wraps; the menu still starts a game.
+#[test]
+fn a_message_wider_than_the_window_wraps_and_keys_still_work() {
+    let run = Run::new();
+    let notes = "keep me, these are my important notes about the game and more words";
+    std::fs::write(run.path("power11.saved"), format!("{notes}\n")).unwrap();
+    // r: resume (refused, a long message); h: a Hard game; q: the menu; q: leave.
+    let screen = in_terminal_steps(
+        &run,
+        "stty rows 24 cols 80;",
+        "--seed 1",
+        &[
+            Step::Key(b"r"),
+            Step::Key(b"h"),
+            Step::Key(b"q"),
+            Step::Key(b"q"),
+        ],
+    );
+    let text = String::from_utf8_lossy(&screen);
+    assert!(!text.contains("Window too small"), "{text}");
+    assert!(text.contains("Cannot resume"), "{text}");
+    assert!(text.contains("Score 0"), "the game started: {text}");
+    assert_eq!(
+        std::fs::read_to_string(run.path("power11.saved")).unwrap(),
+        format!("{notes}\n")
+    );
+}
+
 /// Hostile-user item 5: `--color always` overrides `NO_COLOR` in what reaches the terminal, not
 /// only in the mode chosen (crossterm dropped the colours itself).
 #[test]

@@ -281,15 +281,21 @@ pub(super) const KEYS_LINE: &str =
 /// frame that says the window is too small and still shows the status line, so a question
 /// (`q again drops them`) is never asked unseen.
 pub fn render(view: &View<'_>, width: usize, height: usize) -> Frame {
-    let roomy = render_with(view, Layout::Roomy);
+    let roomy = render_with(view, Layout::Roomy, width);
     if roomy.width() <= width && roomy.lines.len() <= height {
         return roomy;
     }
-    let compact = render_with(view, Layout::Compact);
+    let compact = render_with(view, Layout::Compact, width);
     if compact.width() <= width && compact.lines.len() <= height {
         return compact;
     }
-    let needed = (compact.width(), compact.lines.len());
+    // The board's width, and its height with the status line wrapped to that width.
+    let bare = View {
+        status: "",
+        ..view.clone()
+    };
+    let wide = render_with(&bare, Layout::Compact, width).width();
+    let needed = (wide, render_with(view, Layout::Compact, wide).lines.len());
     let mut small = Frame {
         cramped: true,
         ..Frame::default()
@@ -346,16 +352,30 @@ enum Layout {
     Compact,
 }
 
-fn render_with(view: &View<'_>, layout: Layout) -> Frame {
+/// The frame of `view` in `layout`, its status line wrapped at `width`: a message is as long as
+/// what it names (a path, a file's problem), and the window is not too small for the board
+/// because of it.
+fn render_with(view: &View<'_>, layout: Layout, width: usize) -> Frame {
     let mut frame = Frame::default();
+    let status = wrap(view.status, width);
     match view.screen {
-        Screen::Menu | Screen::Closed => render_menu(view, &mut frame),
-        Screen::Game { game, best } => render_game(view, game, best, None, layout, &mut frame),
+        Screen::Menu | Screen::Closed => render_menu(view, &status, &mut frame),
+        Screen::Game { game, best } => {
+            render_game(view, &status, game, best, None, layout, &mut frame);
+        }
         Screen::End {
             game,
             best,
             offers_more,
-        } => render_game(view, game, best, Some(offers_more), layout, &mut frame),
+        } => render_game(
+            view,
+            &status,
+            game,
+            best,
+            Some(offers_more),
+            layout,
+            &mut frame,
+        ),
     }
     if view.help {
         frame.line(vec![]);
@@ -373,7 +393,7 @@ fn render_with(view: &View<'_>, layout: Layout) -> Frame {
     frame
 }
 
-fn render_menu(view: &View<'_>, frame: &mut Frame) {
+fn render_menu(view: &View<'_>, status: &[String], frame: &mut Frame) {
     frame.line(vec![Span::bold("Power-11")]);
     frame.line(vec![]);
     match view.menu {
@@ -392,11 +412,14 @@ fn render_menu(view: &View<'_>, frame: &mut Frame) {
     frame.line(vec![Span::plain("  r - Resume the last saved game")]);
     frame.line(vec![Span::plain("  q - Quit the game")]);
     frame.line(vec![]);
-    frame.line(vec![Span::plain(view.status)]);
+    for line in status {
+        frame.line(vec![Span::plain(line.as_str())]);
+    }
 }
 
 fn render_game(
     view: &View<'_>,
+    status: &[String],
     game: &Game,
     best: i128,
     end: Option<bool>,
@@ -437,7 +460,9 @@ fn render_game(
             "Press any key to return to the menu."
         })]);
     } else {
-        frame.line(vec![Span::plain(view.status)]);
+        for line in status {
+            frame.line(vec![Span::plain(line.as_str())]);
+        }
         frame.line(vec![Span::plain(KEYS_LINE)]);
     }
 }
