@@ -1,7 +1,7 @@
 //! Player setup for play and bench: the player a kind names, with its table or network.
 
 use super::UsageError;
-use super::solve::table_for;
+use super::solve::{TableUse, table_for};
 use crate::files::best::data_dir;
 use crate::files::weights::{
     WeightsFileError, default_path, read_named_weights, read_weights, shipped_network,
@@ -118,7 +118,7 @@ pub(super) fn player_for(
         ..Default::default()
     };
     let table = match kind {
-        PlayerKind::Optimal => Some(table_for(rules, None)?.0),
+        PlayerKind::Optimal => Some(table_for(rules, None, TableUse::Cache)?.0),
         _ => None,
     };
     Ok((kind.build(search, table.as_ref(), None)?, None))

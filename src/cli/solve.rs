@@ -4,7 +4,7 @@ use super::args::SolveArgs;
 use super::{StandardOutput, UsageError, check_out_directory_is_there, check_out_writable};
 use crate::files::best::data_dir;
 use crate::files::save::check_writable_beside;
-use crate::files::solutions;
+use crate::files::solutions::{self, Found};
 use crate::model::rules::Rules;
 use crate::players::Solution;
 use crate::players::optimal::{Phase, SolvedRules};
@@ -14,14 +14,29 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
+/// What the table is solved for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum TableUse {
+    /// `power11 solve`: the table is what was asked for, so one that cannot be written is an
+    /// error (after the answer, which is said).
+    Kept,
+    /// A player's (`--player optimal`): the data directory's file only saves solving again, so
+    /// where it cannot be written or holds something else, the player plays from the table in
+    /// memory, and a note says why it was not kept.
+    Cache,
+}
+
 /// The solved table of `rules`: read from `out` (or the data directory's file for these rules)
 /// if it is there and whole, else solved and written there. Also says whether it was solved
 /// now. Rules the solver cannot solve, and an `out` that holds anything but a whole table of
 /// these rules (another file, another rule set's table, a damaged table), are usage errors
-/// (exit 2): the file is left as it is.
+/// (exit 2): the file is left as it is. In the data directory, a table of another version or a
+/// damaged one is power11's own and solved again; any other file there is left alone (an error
+/// for `solve`, a note for a player, whose table is then not kept).
 pub(super) fn table_for(
     rules: &Rules,
     out: Option<&Path>,
+    table_use: TableUse,
 ) -> anyhow::Result<(Arc<Solution>, bool)> {
     let solved = SolvedRules::of(rules).map_err(|e| UsageError(e.to_string()))?;
     let path = match out {
@@ -34,34 +49,61 @@ pub(super) fn table_for(
             .context("no data directory for the table (set POWER11_DATA_DIR)")?
             .join(solutions::default_name(&solved)),
     };
+    let cache = table_use == TableUse::Cache;
+    // Why the table solved now will not be written, if it will not.
+    let mut not_kept: Option<String> = None;
     match solutions::read_table(&path, rules) {
         Ok(Some(solution)) => return Ok((Arc::new(solution), false)),
         Ok(None) => {}
         // The data directory's table is power11's own: a damaged one is solved again.
-        Err(e) if out.is_none() => eprintln!("power11: {e}; solving again"),
+        Err(e) if out.is_none() && e.found() == Found::Table => {
+            eprintln!("power11: {e}; solving again");
+        }
+        Err(e) if out.is_none() && cache => {
+            not_kept = Some(match e.found() {
+                Found::Other => format!("{e}; it is left alone"),
+                _ => e.to_string(),
+            });
+        }
         // A file the user named is theirs: never replaced by a table.
         Err(e) => {
-            return Err(UsageError(format!(
-                "{e}; it is left alone (choose another --out, or remove it to solve again)"
-            ))
-            .into());
+            let remedy = if out.is_some() {
+                "choose another --out, or remove it to solve again"
+            } else {
+                "move it away, or solve into a file of your own with --out"
+            };
+            return Err(UsageError(format!("{e}; it is left alone ({remedy})")).into());
         }
     }
     // Where the table goes must take it before the solving, not after.
-    match out {
-        Some(path) => check_out_writable(path, "--out")?,
-        None => {
-            check_writable_beside(&path, true)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+    if not_kept.is_none() {
+        match out {
+            Some(path) => check_out_writable(path, "--out")?,
+            None => {
+                if let Err(e) = check_writable_beside(&path, true) {
+                    let why = format!(
+                        "cannot write {}: {}",
+                        path.display(),
+                        crate::files::system_words(&e)
+                    );
+                    if !cache {
+                        return Err(anyhow::anyhow!(why));
+                    }
+                    not_kept = Some(why);
+                }
+            }
         }
     }
     if !io::stderr().is_terminal() {
         // No progress bar off a terminal: one line, so that a pause of seconds (or minutes,
         // for the largest rule sets) before the game or the benchmark is not a mystery.
-        eprintln!(
-            "power11: solving {solved} exactly, once: the table goes to {}",
-            path.display()
-        );
+        match &not_kept {
+            None => eprintln!(
+                "power11: solving {solved} exactly, once: the table goes to {}",
+                path.display()
+            ),
+            Some(_) => eprintln!("power11: solving {solved} exactly"),
+        }
     }
     let bar = io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(1);
@@ -87,20 +129,30 @@ pub(super) fn table_for(
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    // The answer took the solving; a table that cannot be kept does not lose it.
-    solutions::write_table(&path, &solution).with_context(|| {
-        format!(
-            "solved: the optimal win probability is {:.6}, but the table was not kept",
-            solution.start_probability()
-        )
-    })?;
+    if not_kept.is_none()
+        && let Err(e) = solutions::write_table(&path, &solution)
+    {
+        // The answer took the solving; a table that cannot be kept does not lose it.
+        if !cache {
+            return Err(anyhow::Error::new(e).context(format!(
+                "solved: the optimal win probability is {:.6}, but the table was not kept",
+                solution.start_probability()
+            )));
+        }
+        not_kept = Some(e.to_string());
+    }
+    if let Some(why) = not_kept {
+        eprintln!(
+            "power11: the table was not kept ({why}); playing from the table in memory, solved again next time"
+        );
+    }
     Ok((Arc::new(solution), true))
 }
 
 pub(super) fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     let rules = args.rules.rules()?;
     let started = Instant::now();
-    let (solution, solved) = table_for(&rules, args.out.as_deref())?;
+    let (solution, solved) = table_for(&rules, args.out.as_deref(), TableUse::Kept)?;
     let seconds = started.elapsed().as_secs_f64();
     let path = match &args.out {
         Some(path) => path.clone(),

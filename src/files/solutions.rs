@@ -5,7 +5,7 @@ use crate::files::bounded::{BoundedReadError, Expect, read_regular};
 use crate::files::save::{FileError, write_atomic};
 use crate::model::rules::Rules;
 use crate::players::Solution;
-use crate::players::optimal::SolvedRules;
+use crate::players::optimal::{SolvedRules, TableError};
 use std::io;
 use std::path::Path;
 use thiserror::Error;
@@ -19,6 +19,26 @@ const MAX_TABLE_BYTES: u64 = 1 << 31;
 pub struct TableFileError {
     path: std::path::PathBuf,
     problem: String,
+    found: Found,
+}
+
+/// What lies where a table was looked for, when it is not a table of the rules asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// Nothing that could be read (the system's error: a path through a file, no permission).
+    Unreadable,
+    /// Something that is not a table (another file, a directory, a device): never replaced.
+    Other,
+    /// A table of another version, damaged, or of other rules: power11's, and replaced by the
+    /// table solved again.
+    Table,
+}
+
+impl TableFileError {
+    /// What lies at the path.
+    pub fn found(&self) -> Found {
+        self.found
+    }
 }
 
 /// The file name of the table of `rules` in the data directory.
@@ -42,18 +62,31 @@ pub fn read_table(path: &Path, rules: &Rules) -> Result<Option<Solution>, TableF
     let fail = |problem: String| TableFileError {
         path: path.to_path_buf(),
         problem,
+        found: Found::Other,
     };
     let bytes = match read_regular(path, MAX_TABLE_BYTES, Expect::Bytes) {
         Ok(bytes) => bytes,
         Err(BoundedReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(BoundedReadError::Io(e)) => return Err(fail(super::system_words(&e))),
+        Err(BoundedReadError::Io(e)) => {
+            return Err(TableFileError {
+                found: Found::Unreadable,
+                ..fail(super::system_words(&e))
+            });
+        }
         Err(BoundedReadError::NotRegular | BoundedReadError::TooLarge(_)) => {
             return Err(fail("not a solution table".to_string()));
         }
     };
     Solution::from_bytes(&bytes, rules)
         .map(Some)
-        .map_err(|e| fail(e.to_string()))
+        .map_err(|e| TableFileError {
+            found: if e == TableError::NotATable {
+                Found::Other
+            } else {
+                Found::Table
+            },
+            ..fail(e.to_string())
+        })
 }
 
 /// Writes `solution` to `path` atomically, making its directory if needed.

@@ -273,3 +273,46 @@ fn an_unwritable_table_still_gives_the_answer() {
         ran.stderr
     );
 }
+
+/// Regression (hostile-user trial): a file that is not a table where the data directory keeps
+/// one was replaced by the table solved again (`echo notes > .../x.table`), and a data
+/// directory that takes no table (read-only, full) stopped `--player optimal` before its game
+/// though the table is only a cache. Now the file is left alone, `solve` says so (exit 2), and
+/// the player plays from the table in memory with a note.
+#[test]
+fn a_table_that_cannot_be_kept_is_played_from_memory_and_other_files_left_alone() {
+    let run = Run::new();
+    let bench = [
+        "bench", "--player", "optimal", "--size", "3", "--goal", "32", "--games", "3", "--seed",
+        "1",
+    ];
+    std::fs::create_dir_all(run.path("data/solutions")).unwrap();
+    let path = run.path("data/solutions/3x3-goal32-twos-fours-start2twos-fours.table");
+    std::fs::write(&path, "my notes\n").unwrap();
+    power11(&run, &bench, "")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("games: 3"))
+        .stderr(predicate::str::contains(
+            "not a power11 solution table; it is left alone); playing from the table in memory",
+        ));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "my notes\n");
+    power11(&run, &["solve", "--size", "3", "--goal", "32"], "")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "not a power11 solution table; it is left alone (move it away, or solve into a file of your own with --out)",
+        ));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "my notes\n");
+    // A data directory where no table can go (its `solutions` is a file): the game is played.
+    let other = Run::new();
+    std::fs::create_dir_all(other.path("data")).unwrap();
+    std::fs::write(other.path("data/solutions"), "not a directory\n").unwrap();
+    power11(&other, &bench, "")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("games: 3"))
+        .stderr(predicate::str::contains(
+            "start2twos-fours.table: not a directory); playing from the table in memory",
+        ));
+}
