@@ -7,7 +7,7 @@
 //! (`.best-scores.lock` beside the file), reads the file again, keeps the higher of each score,
 //! and replaces the file atomically. A line that cannot be read is reported and skipped, and
 //! written back as it was (after the good lines), so nothing in the file is lost or "repaired";
-//! a file that cannot be read at all is never written.
+//! a file that cannot be read at all, or is not text, is never written.
 
 use crate::files::bounded::{BoundedReadError, Expect, read_regular};
 use crate::files::save::{FileError, write_atomic};
@@ -109,11 +109,20 @@ impl BestScores {
 
     /// Merges the table into its file: under the lock, the file is read again, each score is
     /// the higher of the two, and the file is replaced atomically. A file that cannot be read
-    /// is not written.
+    /// is not written. After an error the scores are kept in memory only, so that a full or
+    /// read-only data directory is said once, not after every game.
     pub fn save(&mut self) -> Result<(), FileError> {
         let Some(path) = self.path.clone() else {
             return Ok(());
         };
+        let saved = self.save_to(&path);
+        if saved.is_err() {
+            self.path = None;
+        }
+        saved
+    }
+
+    fn save_to(&mut self, path: &Path) -> Result<(), FileError> {
         let dir = path.parent().unwrap_or(Path::new("."));
         std::fs::create_dir_all(dir).map_err(|source| FileError::Io {
             path: dir.to_path_buf(),
@@ -121,7 +130,11 @@ impl BestScores {
         })?;
         let lock_path = dir.join(LOCK_FILE);
         let io_error = |source| FileError::Io {
-            path: path.clone(),
+            path: path.to_path_buf(),
+            error: source,
+        };
+        let lock_error = |source| FileError::Io {
+            path: lock_path.clone(),
             error: source,
         };
         let lock = OpenOptions::new()
@@ -129,9 +142,9 @@ impl BestScores {
             .truncate(false)
             .write(true)
             .open(&lock_path)
-            .map_err(io_error)?;
-        lock.lock().map_err(io_error)?;
-        let (on_disk, unread) = read_table(&path).map_err(io_error)?;
+            .map_err(lock_error)?;
+        lock.lock().map_err(lock_error)?;
+        let (on_disk, unread) = read_table(path).map_err(io_error)?;
         for (key, score) in on_disk {
             let ours = self.scores.entry(key).or_insert(score);
             *ours = (*ours).max(score);
@@ -143,7 +156,7 @@ impl BestScores {
         for (_, line) in unread {
             let _ = writeln!(text, "{line}");
         }
-        let written = write_atomic(&path, text.as_bytes());
+        let written = write_atomic(path, text.as_bytes());
         drop(lock);
         written
     }
@@ -157,7 +170,9 @@ fn read_table(path: &Path) -> io::Result<(Table, Vec<(usize, String)>)> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((Table::new(), Vec::new())),
         Err(e) => return Err(e),
     };
-    let text = String::from_utf8_lossy(&bytes);
+    // A file that is not text is not one this program wrote: never rewritten.
+    let text = String::from_utf8(bytes)
+        .map_err(|_| io::Error::other("not text, so not a best-score file (it is left alone)"))?;
     let mut scores = Table::new();
     let mut skipped = Vec::new();
     for (i, line) in text.lines().enumerate() {

@@ -211,7 +211,7 @@ impl<R: BufRead, W: Write, S: Store> Console<R, W, S> {
                 format!("No saved game to resume: {} does not exist.", location())
             }
             Event::ResumeFailed(e) => failed("Cannot resume", e),
-            Event::BestNotSaved(e) => failed("Could not save the best score", e),
+            Event::BestNotSaved(e) => super::best_not_saved(e),
             // The Power-11 interface has no key that switches new tiles.
             Event::Moved { .. }
             | Event::Undone

@@ -16,6 +16,12 @@ fn saved_without(location: &str, left_out: usize) -> String {
     )
 }
 
+/// What the console and the full-screen mode say when the best scores could not be written:
+/// once, as the session keeps them in memory from then on.
+fn best_not_saved(error: &dyn std::fmt::Display) -> String {
+    format!("Could not save the best score: {error}; best scores are kept for this session only.")
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

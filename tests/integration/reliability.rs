@@ -336,6 +336,58 @@ fn an_unreadable_best_score_file_is_never_written() {
     assert!(run.path("data/best-scores.txt/keep").is_dir());
 }
 
+/// Regression (hostile-user trial): a best-score file of bytes that are not text was written
+/// back with each of them turned into U+FFFD; it is not this program's file, and is left alone.
+#[test]
+fn a_best_score_file_that_is_not_text_is_left_alone() {
+    let run = Run::new();
+    let bytes: Vec<u8> = (0..2000u32).map(|i| (i * 7 % 256) as u8).collect();
+    std::fs::create_dir_all(run.path("data")).unwrap();
+    std::fs::write(run.path("data/best-scores.txt"), &bytes).unwrap();
+    let win = crate::common::fixture_arg("near_win.txt");
+    power11(&run, &["--variant", "classic", "--board", &win], "l\n\nq\n")
+        .assert()
+        .success()
+        .stderr(predicate::str::ends_with(
+            "data/best-scores.txt: not text, so not a best-score file (it is left alone); best scores are not saved in this session\n",
+        ))
+        .stdout(predicate::str::contains("YOU WON"));
+    assert_eq!(
+        std::fs::read(run.path("data/best-scores.txt")).unwrap(),
+        bytes
+    );
+}
+
+/// Regression (hostile-user trial): a best score that could not be written was said after
+/// every game that beat it, naming the score file when the lock was at fault. It is said
+/// once, naming the lock, and the session keeps its scores in memory.
+#[test]
+fn a_best_score_that_cannot_be_saved_is_said_once() {
+    let run = Run::new();
+    std::fs::create_dir_all(run.path("data/.best-scores.lock/keep")).unwrap();
+    // Two games left, each a new best: the first at 0, the second at 40.
+    let moves = "l\nr\nu\nd\n".repeat(3);
+    let ran = power11(
+        &run,
+        &["--variant", "classic", "--seed", "1"],
+        &format!("n\nq\nn\n{moves}q\nq\n"),
+    )
+    .assert()
+    .success();
+    let stdout = String::from_utf8_lossy(&ran.get_output().stdout).to_string();
+    assert_eq!(
+        stdout.matches("Could not save the best score").count(),
+        1,
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "data/.best-scores.lock: is a directory; best scores are kept for this session only."
+        ),
+        "{stdout}"
+    );
+}
+
 /// Regression (found by a hostile user): a save through a link to a device or a FIFO replaced
 /// it with a regular file (`/dev/null` itself, when run as root). Saving refuses such a target.
 #[test]
