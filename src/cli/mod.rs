@@ -54,10 +54,19 @@ pub fn main() -> ExitCode {
             } else {
                 1
             };
-            let _ = writeln!(io::stderr(), "power11: {e:#}");
+            note(format_args!("{e:#}"));
             ExitCode::from(code)
         }
     }
+}
+
+/// Writes `message` on standard error as one line after `power11: `, its control characters
+/// in caret notation (`^[`, `^J`): a message names files and quotes what the user gave, and a
+/// file name may hold an escape sequence or a line break that must not reach the terminal as
+/// one.
+pub(crate) fn note(message: impl std::fmt::Display) {
+    let shown: String = message.to_string().chars().map(crate::text::visible).collect();
+    let _ = writeln!(io::stderr(), "power11: {shown}");
 }
 
 /// clap's error, with a tip where two arguments that cannot go together most likely mean one

@@ -200,7 +200,7 @@ fn best_scores() -> BestScores {
     if let Some(dir) = data_dir() {
         let (loaded, warnings) = BestScores::load(&dir);
         for warning in warnings {
-            eprintln!("power11: {warning}");
+            super::note(warning);
         }
         loaded
     } else {

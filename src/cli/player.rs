@@ -85,7 +85,7 @@ pub(super) fn player_for(
                 let (network, note) = network_from(None).unwrap_or_else(|_| (shipped(), None));
                 match (notes, note) {
                     (Notes::Stderr, Some(note)) => {
-                        eprintln!("power11: {note}");
+                        super::note(note);
                         (network, None)
                     }
                     (_, note) => (network, note),
@@ -96,7 +96,7 @@ pub(super) fn player_for(
         }
         let (network, note) = network_from(weights)?;
         if let Some(note) = note {
-            eprintln!("power11: {note}");
+            super::note(note);
         }
         let search = SearchConfig {
             depth,
@@ -162,7 +162,7 @@ fn shipped() -> Arc<Network> {
     match shipped_network(WeightUse::Play) {
         Ok(network) => Arc::new(network),
         Err(e) => {
-            eprintln!("power11: {e}");
+            super::note(e);
             Arc::new(Network::new(
                 crate::players::TupleSet::Rows,
                 crate::players::Stages::single(),

@@ -57,7 +57,7 @@ pub(super) fn table_for(
         Ok(None) => {}
         // The data directory's table is power11's own: a damaged one is solved again.
         Err(e) if out.is_none() && e.found() == Found::Table => {
-            eprintln!("power11: {e}; solving again");
+            super::note(format_args!("{e}; solving again"));
         }
         Err(e) if out.is_none() && cache => {
             not_kept = Some(match e.found() {
@@ -98,11 +98,11 @@ pub(super) fn table_for(
         // No progress bar off a terminal: one line, so that a pause of seconds (or minutes,
         // for the largest rule sets) before the game or the benchmark is not a mystery.
         match &not_kept {
-            None => eprintln!(
-                "power11: solving {solved} exactly, once: the table goes to {}",
+            None => super::note(format_args!(
+                "solving {solved} exactly, once: the table goes to {}",
                 path.display()
-            ),
-            Some(_) => eprintln!("power11: solving {solved} exactly"),
+            )),
+            Some(_) => super::note(format_args!("solving {solved} exactly")),
         }
     }
     let bar = io::stderr().is_terminal().then(|| {
@@ -142,9 +142,9 @@ pub(super) fn table_for(
         not_kept = Some(e.to_string());
     }
     if let Some(why) = not_kept {
-        eprintln!(
-            "power11: the table was not kept ({why}); playing from the table in memory, solved again next time"
-        );
+        super::note(format_args!(
+            "the table was not kept ({why}); playing from the table in memory, solved again next time"
+        ));
     }
     Ok((Arc::new(solution), true))
 }

@@ -292,3 +292,14 @@ fn a_full_standard_output_is_named() {
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }
 }
+
+/// Regression (hostile-user trial): a file name holding an escape sequence and a line break
+/// reached the terminal as they were (the message turned red, on two lines). Messages show
+/// control characters in caret notation, as typed keys and file contents already were.
+#[test]
+fn control_characters_in_a_file_name_are_shown_not_sent() {
+    let run = Run::new();
+    let ran = run.run(&["--board", "a\u{1b}[31mb\nc"], "");
+    assert_eq!(ran.code, 2);
+    assert_eq!(ran.stderr, "power11: a^[[31mb^Jc: no such file\n");
+}
