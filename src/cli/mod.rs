@@ -65,7 +65,11 @@ pub fn main() -> ExitCode {
 /// file name may hold an escape sequence or a line break that must not reach the terminal as
 /// one.
 pub(crate) fn note(message: impl std::fmt::Display) {
-    let shown: String = message.to_string().chars().map(crate::text::visible).collect();
+    let shown: String = message
+        .to_string()
+        .chars()
+        .map(crate::text::visible)
+        .collect();
     let _ = writeln!(io::stderr(), "power11: {shown}");
 }
 

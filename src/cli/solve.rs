@@ -41,6 +41,14 @@ pub(super) fn table_for(
     let solved = SolvedRules::of(rules).map_err(|e| UsageError(e.to_string()))?;
     let path = match out {
         Some(path) => {
+            if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
+                // A device or a directory is nothing to remove: "remove it" would be wrong.
+                return Err(UsageError(format!(
+                    "--out {} is not a regular file: name a new file to write the table to",
+                    path.display()
+                ))
+                .into());
+            }
             // Only there: a whole table in a directory that takes no file is still read.
             check_out_directory_is_there(path, "--out")?;
             path.to_path_buf()
@@ -99,10 +107,10 @@ pub(super) fn table_for(
         // for the largest rule sets) before the game or the benchmark is not a mystery.
         match &not_kept {
             None => super::note(format_args!(
-                "solving {solved} exactly, once: the table goes to {}",
+                "solving exactly, once ({solved}): the table goes to {}",
                 path.display()
             )),
-            Some(_) => super::note(format_args!("solving {solved} exactly")),
+            Some(_) => super::note(format_args!("solving exactly ({solved})")),
         }
     }
     let bar = io::stderr().is_terminal().then(|| {

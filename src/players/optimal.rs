@@ -243,10 +243,10 @@ fn push_varint(out: &mut Vec<u8>, mut value: u64) {
 impl std::fmt::Display for SolvedRules {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let spawns = if self.fours { "2 or 4" } else { "2" };
-        let start = if self.start_fours { "2s or 4s" } else { "2s" };
+        let start = if self.start_fours { "2 or 4" } else { "2" };
         write!(
             f,
-            "3x3, goal {}, new tiles {spawns}, start {} {start}",
+            "3x3, goal {}, new tiles {spawns}, starting with {} tiles of {start}",
             1u64 << self.goal,
             self.start_tiles
         )
@@ -843,8 +843,8 @@ mod tests {
             Solution::from_bytes(&bytes, &other)
                 .unwrap_err()
                 .to_string(),
-            "the table was made for other rules (3x3, goal 32, new tiles 2, start 2 2s); \
-             these are 3x3, goal 64, new tiles 2, start 2 2s"
+            "the table was made for other rules (3x3, goal 32, new tiles 2, starting with 2 \
+             tiles of 2); these are 3x3, goal 64, new tiles 2, starting with 2 tiles of 2"
         );
     }
 

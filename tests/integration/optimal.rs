@@ -94,8 +94,8 @@ fn out_writes_the_table_where_asked() {
     .stdout(predicate::str::ends_with("table: t.table\n"))
     // Off a terminal there is no progress bar: one line says what the pause is.
     .stderr(
-        "power11: solving 3x3, goal 32, new tiles 2 or 4, start 2 2s or 4s exactly, once: the \
-         table goes to t.table\n",
+        "power11: solving exactly, once (3x3, goal 32, new tiles 2 or 4, starting with 2 tiles of \
+         2 or 4): the table goes to t.table\n",
     );
     assert!(run.path("t.table").is_file());
     assert!(
@@ -140,6 +140,16 @@ fn out_never_replaces_a_file_that_is_not_this_table() {
         .assert()
         .success()
         .stdout(predicate::str::contains("read from the table"));
+    // Regression (hostile-user trial): a device or a directory was "not a solution table ...
+    // remove it to solve again", advice to remove /dev/null.
+    for out in ["/dev/null", "."] {
+        power11(&run, &[&small[..], &[out]].concat(), "")
+            .assert()
+            .code(2)
+            .stderr(format!(
+                "power11: --out {out} is not a regular file: name a new file to write the table to\n"
+            ));
+    }
 }
 
 /// Regression: a directory that is not there (a typo) was made, hiding the table in it.
