@@ -128,7 +128,7 @@ pub fn read_report(path: &Path) -> Result<BenchReport, MergeError> {
     // A report can be a pipe (`<(...)`), so the size is checked as it is read, and a regular
     // file's size before: `/dev/zero` or a huge file is refused without filling the memory.
     let bytes = if stdin {
-        read_standard_input(MAX_REPORT_BYTES)
+        read_standard_input(MAX_REPORT_BYTES, Expect::Text)
     } else {
         read_stream(path, MAX_REPORT_BYTES, Expect::Text)
     };

@@ -544,7 +544,6 @@ pub(super) struct RulesArgs {
     pub(super) fill: Option<f64>,
 }
 
-/// The parser of a [`Named`] option: its names are the possible values, each with its help.
 /// Any word, with `names` offered to shell completion and listed in the help: for values
 /// checked later, where a wrong one gets a message of its own (`completions`' shells, any
 /// case; `man`'s pages, which may come as several words).
@@ -570,6 +569,7 @@ impl TypedValueParser for Offered {
     }
 }
 
+/// The parser of a [`Named`] option: its names are the possible values, each with its help.
 fn named<T: Named + Send + Sync>() -> impl TypedValueParser<Value = T> {
     let values = T::ALL
         .iter()

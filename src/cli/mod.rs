@@ -65,12 +65,17 @@ pub fn main() -> ExitCode {
 /// file name may hold an escape sequence or a line break that must not reach the terminal as
 /// one.
 pub(crate) fn note(message: impl std::fmt::Display) {
+    note_as("power11", message);
+}
+
+/// [`note`] after `who: ` (`power11 train`).
+pub(crate) fn note_as(who: &str, message: impl std::fmt::Display) {
     let shown: String = message
         .to_string()
         .chars()
         .map(crate::text::visible)
         .collect();
-    let _ = writeln!(io::stderr(), "power11: {shown}");
+    let _ = writeln!(io::stderr(), "{who}: {shown}");
 }
 
 /// clap's error, with a tip where two arguments that cannot go together most likely mean one

@@ -10,7 +10,7 @@ use crate::players::Solution;
 use crate::players::optimal::{Phase, SolvedRules};
 use anyhow::Context;
 use std::io::{self, IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -39,78 +39,22 @@ pub(super) fn table_for(
     table_use: TableUse,
 ) -> anyhow::Result<(Arc<Solution>, bool)> {
     let solved = SolvedRules::of(rules).map_err(|e| UsageError(e.to_string()))?;
-    let path = match out {
-        Some(path) => {
-            if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
-                // A device or a directory is nothing to remove: "remove it" would be wrong.
-                return Err(UsageError(format!(
-                    "--out {} is not a regular file: name a new file to write the table to",
-                    path.display()
-                ))
-                .into());
-            }
-            // Only there: a whole table in a directory that takes no file is still read.
-            check_out_directory_is_there(path, "--out")?;
-            path.to_path_buf()
-        }
-        None => data_dir()
-            .context("no data directory for the table (set POWER11_DATA_DIR)")?
-            .join(solutions::default_name(&solved)),
-    };
     let cache = table_use == TableUse::Cache;
-    // Why the table solved now will not be written, if it will not.
-    let mut not_kept: Option<String> = None;
-    match solutions::read_table(&path, rules) {
-        Ok(Some(solution)) => return Ok((Arc::new(solution), false)),
-        Ok(None) => {}
-        // The data directory's table is power11's own: a damaged one is solved again.
-        Err(e) if out.is_none() && e.found() == Found::Table => {
-            super::note(format_args!("{e}; solving again"));
-        }
-        Err(e) if out.is_none() && cache => {
-            not_kept = Some(match e.found() {
-                Found::Other => format!("{e}; it is left alone"),
-                _ => e.to_string(),
-            });
-        }
-        // A file the user named is theirs: never replaced by a table.
-        Err(e) => {
-            let remedy = if out.is_some() {
-                "choose another --out, or remove it to solve again"
-            } else {
-                "move it away, or solve into a file of your own with --out"
-            };
-            return Err(UsageError(format!("{e}; it is left alone ({remedy})")).into());
-        }
-    }
-    // Where the table goes must take it before the solving, not after.
-    if not_kept.is_none() {
-        match out {
-            Some(path) => check_out_writable(path, "--out")?,
-            None => {
-                if let Err(e) = check_writable_beside(&path, true) {
-                    let why = format!(
-                        "cannot write {}: {}",
-                        path.display(),
-                        crate::files::system_words(&e)
-                    );
-                    if !cache {
-                        return Err(anyhow::anyhow!(why));
-                    }
-                    not_kept = Some(why);
-                }
-            }
-        }
-    }
+    // Where the solved table goes: a path, or why it is kept in memory only.
+    let place = match table_place(rules, solved, out, table_use)? {
+        Place::Read(solution) => return Ok((Arc::new(solution), false)),
+        Place::File(path) => Ok(path),
+        Place::Memory(why) => Err(why),
+    };
     if !io::stderr().is_terminal() {
         // No progress bar off a terminal: one line, so that a pause of seconds (or minutes,
         // for the largest rule sets) before the game or the benchmark is not a mystery.
-        match &not_kept {
-            None => super::note(format_args!(
+        match &place {
+            Ok(path) => super::note(format_args!(
                 "solving exactly, once ({solved}): the table goes to {}",
                 path.display()
             )),
-            Some(_) => super::note(format_args!("solving exactly ({solved})")),
+            Err(_) => super::note(format_args!("solving exactly ({solved})")),
         }
     }
     let bar = io::stderr().is_terminal().then(|| {
@@ -137,24 +81,121 @@ pub(super) fn table_for(
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    if not_kept.is_none()
-        && let Err(e) = solutions::write_table(&path, &solution)
-    {
-        // The answer took the solving; a table that cannot be kept does not lose it.
-        if !cache {
-            return Err(anyhow::Error::new(e).context(format!(
-                "solved: the optimal win probability is {:.6}, but the table was not kept",
-                solution.start_probability()
-            )));
-        }
-        not_kept = Some(e.to_string());
-    }
+    let not_kept = match place {
+        Ok(path) => match solutions::write_table(&path, &solution) {
+            Ok(()) => None,
+            // The answer took the solving; a table that cannot be kept does not lose it.
+            Err(e) if !cache => {
+                return Err(anyhow::Error::new(e).context(format!(
+                    "solved: the optimal win probability is {:.6}, but the table was not kept",
+                    solution.start_probability()
+                )));
+            }
+            Err(e) => Some(e.to_string()),
+        },
+        Err(why) => Some(why),
+    };
     if let Some(why) = not_kept {
         super::note(format_args!(
             "the table was not kept ({why}); playing from the table in memory, solved again next time"
         ));
     }
     Ok((Arc::new(solution), true))
+}
+
+/// Where the table of `rules` comes from or goes.
+enum Place {
+    /// A whole table of these rules, read.
+    Read(Solution),
+    /// The file the table solved now is written to.
+    File(PathBuf),
+    /// Why the table solved now is kept in memory only ([`TableUse::Cache`]).
+    Memory(String),
+}
+
+/// Reads the table at `out` or the data directory's path, or says where the table solved now
+/// goes, checking before the solving that it can go there (see [`table_for`]).
+fn table_place(
+    rules: &Rules,
+    solved: SolvedRules,
+    out: Option<&Path>,
+    table_use: TableUse,
+) -> anyhow::Result<Place> {
+    let cache = table_use == TableUse::Cache;
+    let Some(path) = out else {
+        let Some(dir) = data_dir() else {
+            if cache {
+                return Ok(Place::Memory(
+                    "no data directory: set POWER11_DATA_DIR".to_string(),
+                ));
+            }
+            anyhow::bail!(
+                "no data directory for the table: set POWER11_DATA_DIR, or name its file with --out"
+            );
+        };
+        let path = dir.join(solutions::default_name(&solved));
+        return match solutions::read_table(&path, rules) {
+            Ok(Some(solution)) => Ok(Place::Read(solution)),
+            // The data directory's table is power11's own: a damaged one is solved again.
+            Err(e) if e.found() == Found::Table => {
+                super::note(format_args!("{e}; solving again"));
+                writable(path, cache)
+            }
+            Ok(None) => writable(path, cache),
+            Err(e) if cache => Ok(Place::Memory(match e.found() {
+                Found::Other => format!("{e}; it is left alone"),
+                _ => e.to_string(),
+            })),
+            Err(e) if e.found() == Found::Other => Err(UsageError(format!(
+                "{e}; it is left alone (move it away, or solve into a file of your own with --out)"
+            ))
+            .into()),
+            Err(e) => Err(anyhow::anyhow!("cannot keep a table there: {e}")),
+        };
+    };
+    if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
+        // A device or a directory is nothing to remove: "remove it" would be wrong.
+        return Err(UsageError(format!(
+            "--out {} is not a regular file: name a new file to write the table to",
+            path.display()
+        ))
+        .into());
+    }
+    // Only there: a whole table in a directory that takes no file is still read.
+    check_out_directory_is_there(path, "--out")?;
+    match solutions::read_table(path, rules) {
+        Ok(Some(solution)) => Ok(Place::Read(solution)),
+        Ok(None) => {
+            // Where the table goes must take it before the solving, not after.
+            check_out_writable(path, "--out")?;
+            Ok(Place::File(path.to_path_buf()))
+        }
+        // A file the user named is theirs: never replaced by a table.
+        Err(e) => Err(UsageError(format!(
+            "{e}; it is left alone (choose another --out, or remove it to solve again)"
+        ))
+        .into()),
+    }
+}
+
+/// `path` in the data directory if a table can be written there (checked before the solving),
+/// else for a cache why not.
+fn writable(path: PathBuf, cache: bool) -> anyhow::Result<Place> {
+    match check_writable_beside(&path, true) {
+        Ok(_) => Ok(Place::File(path)),
+        Err(e) => {
+            let why = format!(
+                "cannot write {}: {}",
+                path.display(),
+                crate::files::system_words(&e)
+            );
+            if cache {
+                Ok(Place::Memory(why))
+            } else {
+                Err(anyhow::anyhow!(why))
+            }
+        }
+    }
 }
 
 pub(super) fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {

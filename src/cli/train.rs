@@ -244,11 +244,13 @@ fn resumed_network(args: &TrainArgs, out: &Path) -> anyhow::Result<Network> {
         Err(WeightsFileError::Missing(_)) => {
             let network =
                 shipped_network(WeightUse::Training).map_err(|e| UsageError(e.to_string()))?;
-            let _ = writeln!(
-                io::stderr(),
-                "power11 train: {} does not exist yet: going on from the network shipped in power11 ({}), written to it at the first checkpoint",
-                out.display(),
-                network.description()
+            super::note_as(
+                "power11 train",
+                format_args!(
+                    "{} does not exist yet: going on from the network shipped in power11 ({}), written to it at the first checkpoint",
+                    out.display(),
+                    network.description()
+                ),
             );
             holder =
                 format!("the network shipped in power11 (resumed as {holder} does not exist yet)");
@@ -350,7 +352,7 @@ fn schedule_for(args: &TrainArgs, out: &Path, network: &mut Network) -> Schedule
                     )
                 }
             };
-            let _ = writeln!(io::stderr(), "power11 train: {note}");
+            super::note_as("power11 train", note);
         }
         Schedule::constant(rate)
     }
@@ -392,11 +394,13 @@ fn announce(network: &Network, config: &TrainConfig) -> String {
     };
     let learning_words = learning_words(config, network.tracks_coherence());
     // A note on stderr; what it says is repeated in the summary, so it may go unseen.
-    let _ = writeln!(
-        io::stderr(),
-        "power11 train: {budget_words} of training for {network_words}, {learning_words}, \
-         seed {seed}, {threads} thread(s), writing {}",
-        out.display()
+    super::note_as(
+        "power11 train",
+        format_args!(
+            "{budget_words} of training for {network_words}, {learning_words}, seed {seed}, \
+             {threads} thread(s), writing {}",
+            out.display()
+        ),
     );
     learning_words
 }

@@ -24,8 +24,8 @@ pub enum BoundedReadError {
 pub enum Expect {
     /// Any bytes.
     Bytes,
-    /// Text: reading stops at the first bytes that are not UTF-8 (the bytes returned end with
-    /// them, for the caller to say where).
+    /// Text: reading stops at the first block that holds bytes that are not UTF-8 (the bytes
+    /// returned hold that block, for the caller to say where).
     Text,
     /// Bytes that start with these (a format's magic number): reading stops at the first block
     /// that does not (the bytes returned hold it, for the caller to say what it is not).
@@ -65,8 +65,8 @@ pub fn read_stream(path: &Path, limit: u64, expect: Expect) -> Result<Vec<u8>, B
 }
 
 /// Standard input, up to `limit` bytes: refused as soon as it passes it, as any stream.
-pub fn read_standard_input(limit: u64) -> Result<Vec<u8>, BoundedReadError> {
-    read_at_most(io::stdin().lock(), limit, 0, Expect::Bytes)
+pub fn read_standard_input(limit: u64, expect: Expect) -> Result<Vec<u8>, BoundedReadError> {
+    read_at_most(io::stdin().lock(), limit, 0, expect)
 }
 
 /// Reads `source` in blocks until its end, `limit` or (as `expect` says) bytes that cannot be

@@ -325,4 +325,34 @@ fn a_table_that_cannot_be_kept_is_played_from_memory_and_other_files_left_alone(
         .stderr(predicate::str::contains(
             "start2twos-fours.table: not a directory); playing from the table in memory",
         ));
+    // `solve` is asked for the file: there it is an error (exit 1), with nothing to move away.
+    power11(&other, &["solve", "--size", "3", "--goal", "32"], "")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::starts_with(
+            "power11: cannot keep a table there: ",
+        ))
+        .stderr(predicate::str::ends_with(
+            "start2twos-fours.table: not a directory\n",
+        ));
+    // No data directory at all (a user with no home: only root can take such a uid).
+    // SAFETY: geteuid takes nothing and cannot fail.
+    #[cfg(unix)]
+    if unsafe { libc::geteuid() } == 0 {
+        let output = std::process::Command::new("setpriv")
+            .args(["--reuid=54321", "--regid=54321", "--clear-groups"])
+            .arg(assert_cmd::cargo::cargo_bin("power11"))
+            .args(bench)
+            .env_remove("HOME")
+            .env("POWER11_DATA_DIR", "")
+            .current_dir(other.dir.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{stderr}");
+        assert!(
+            stderr.contains("the table was not kept (no data directory: set POWER11_DATA_DIR)"),
+            "{stderr}"
+        );
+    }
 }

@@ -164,7 +164,7 @@ fn large_board_files_are_refused_in_bounded_memory() {
 /// refused as not text (`/dev/urandom` to the 256 MiB limit, a 200 MiB binary file reserved in
 /// full and aborted under a memory limit). Reading stops at the first bytes that are not UTF-8.
 #[test]
-#[cfg(unix)]
+#[cfg(target_os = "linux")] // `ulimit -v`, and /dev/urandom
 fn a_file_that_is_not_text_is_refused_without_being_read_whole() {
     let run = Run::new();
     let binary = run.path("binary.dat");

@@ -379,14 +379,14 @@ fn color_always_draws_colour_even_under_no_color() {
     let run = Run::new();
     let screen = in_terminal_steps(
         &run,
-        "stty rows 40 cols 120; NO_COLOR=1 TERM=xterm-256color",
+        "stty rows 40 cols 120; unset COLORTERM; NO_COLOR=1 TERM=xterm-256color",
         "--color always --seed 1",
         &[Step::Key(b"h"), Step::Key(b"q"), Step::Key(b"q")],
     );
     assert!(contains(&screen, b"\x1b[48;5;"), "no 256-colour background");
     let plain = in_terminal_steps(
         &run,
-        "stty rows 40 cols 120; NO_COLOR=1 TERM=xterm-256color",
+        "stty rows 40 cols 120; unset COLORTERM; NO_COLOR=1 TERM=xterm-256color",
         "--seed 1",
         &[Step::Key(b"h"), Step::Key(b"q"), Step::Key(b"q")],
     );
@@ -403,7 +403,7 @@ fn colours_follow_what_term_names() {
     let screen = |term: &str, args: &str| {
         in_terminal_steps(
             &run,
-            &format!("stty rows 40 cols 120; TERM={term}"),
+            &format!("stty rows 40 cols 120; unset COLORTERM NO_COLOR; TERM={term}"),
             args,
             &keys,
         )

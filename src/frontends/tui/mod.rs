@@ -589,6 +589,7 @@ mod tests {
             (("auto", false, None, Some("xterm")), ColorMode::Basic),
             (("auto", false, None, Some("linux")), ColorMode::Basic),
             (("auto", false, None, Some("vt100")), ColorMode::None),
+            (("auto", false, None, Some("vte")), ColorMode::Basic),
             (("always", false, None, Some("vt220")), ColorMode::Basic),
         ];
         for ((flag, no_color, colorterm, term), mode) in cases {

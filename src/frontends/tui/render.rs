@@ -70,14 +70,13 @@ impl ColorMode {
             {
                 ColorMode::Ansi256
             }
-            Some(t) if t == "dumb" || t.starts_with("vt") => ColorMode::None,
+            Some(t) if t == "dumb" || is_vt(t) => ColorMode::None,
             _ => ColorMode::Basic,
         }
     }
 
-    /// How a tile of colour `(r, g, b)` on the web game's palette is drawn; `text` says
-    /// whether it is a tile's text (in 8 colours, black or white for contrast).
-    fn color(self, (r, g, b): (u8, u8, u8), text: bool) -> Option<Color> {
+    /// How a colour of the web game's palette is drawn.
+    fn color(self, (r, g, b): (u8, u8, u8)) -> Option<Color> {
         match self {
             ColorMode::None => None,
             ColorMode::TrueColor => Some(Color::Rgb { r, g, b }),
@@ -88,29 +87,29 @@ impl ColorMode {
                     (16 + 36 * level(r) + 6 * level(g) + level(b)) as u8,
                 ))
             }
-            ColorMode::Basic if text => {
-                let light = u32::from(r) * 3 + u32::from(g) * 6 + u32::from(b) > 1500;
-                Some(if light { Color::White } else { Color::Black })
-            }
             ColorMode::Basic => Some(nearest_basic(r, g, b)),
         }
     }
+
+    /// A tile's text and background colours. In 8 colours the text is black or white, the one
+    /// that stands out on the basic colour the background became (the web game's text colour
+    /// can become that very colour).
+    pub(super) fn tile(self, exponent: u8) -> (Option<Color>, Option<Color>) {
+        let (background, text) = tile_colors(exponent);
+        let background = self.color(background);
+        let text = match (self, background) {
+            (ColorMode::Basic, Some(back)) => Some(contrasting(back)),
+            _ => self.color(text),
+        };
+        (text, background)
+    }
 }
 
-/// The number (0 to 7) of one of the 8 basic colours, written as the plain codes (`ESC [ 3N m`,
-/// `ESC [ 4N m`) every colour terminal reads; crossterm writes them as palette entries
-/// (`ESC [ 38;5;N m`), which a terminal of 8 colours does not.
-fn basic_code(color: Color) -> Option<u8> {
-    match color {
-        Color::Black => Some(0),
-        Color::DarkRed => Some(1),
-        Color::DarkGreen => Some(2),
-        Color::DarkYellow => Some(3),
-        Color::DarkBlue => Some(4),
-        Color::DarkMagenta => Some(5),
-        Color::DarkCyan => Some(6),
-        Color::Grey | Color::White => Some(7),
-        _ => None,
+/// Black or white, whichever reads on `background`, one of the 8 basic colours.
+fn contrasting(background: Color) -> Color {
+    match background {
+        Color::Black | Color::DarkRed | Color::DarkBlue | Color::DarkMagenta => Color::White,
+        _ => Color::Black,
     }
 }
 
@@ -131,6 +130,35 @@ fn nearest_basic(r: u8, g: u8, b: u8) -> Color {
         .iter()
         .min_by_key(|(_, (br, bg, bb))| (r - br).pow(2) + (g - bg).pow(2) + (b - bb).pow(2))
         .map_or(Color::Reset, |&(color, _)| color)
+}
+
+/// The plain colour code `code` (30-37 text, 40-47 background), as a command.
+fn basic(code: u8) -> Print<String> {
+    Print(format!("\x1b[{code}m"))
+}
+
+/// Whether `term` names a DEC VT terminal (`vt100`, `vt220`), which has no colour; `vte`
+/// (GNOME's terminals) has.
+fn is_vt(term: &str) -> bool {
+    term.strip_prefix("vt")
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// The number (0 to 7) of one of the 8 basic colours, written as the plain codes (`ESC [ 3N m`,
+/// `ESC [ 4N m`) every colour terminal reads; crossterm writes them as palette entries
+/// (`ESC [ 38;5;N m`), which a terminal of 8 colours does not.
+fn basic_code(color: Color) -> Option<u8> {
+    match color {
+        Color::Black => Some(0),
+        Color::DarkRed => Some(1),
+        Color::DarkGreen => Some(2),
+        Color::DarkYellow => Some(3),
+        Color::DarkBlue => Some(4),
+        Color::DarkMagenta => Some(5),
+        Color::DarkCyan => Some(6),
+        Color::Grey | Color::White => Some(7),
+        _ => None,
+    }
 }
 
 /// A piece of text in one style.
@@ -203,13 +231,13 @@ impl Frame {
             for span in spans {
                 if let Some(fg) = span.fg {
                     match basic_code(fg) {
-                        Some(code) => queue!(out, Print(format!("\x1b[{}m", 30 + code)))?,
+                        Some(code) => queue!(out, basic(30 + code))?,
                         None => queue!(out, SetForegroundColor(fg))?,
                     }
                 }
                 if let Some(bg) = span.bg {
                     match basic_code(bg) {
-                        Some(code) => queue!(out, Print(format!("\x1b[{}m", 40 + code)))?,
+                        Some(code) => queue!(out, basic(40 + code))?,
                         None => queue!(out, SetBackgroundColor(bg))?,
                     }
                 }
@@ -302,7 +330,7 @@ pub fn render(view: &View<'_>, width: usize, height: usize) -> Frame {
     };
     let mut text: Vec<String> = Vec::new();
     if !view.status.is_empty() {
-        text.extend(wrap(view.status, width));
+        text.extend(wrap(&shown_status(view), width));
         text.push(String::new());
     }
     text.extend([
@@ -357,7 +385,7 @@ enum Layout {
 /// because of it.
 fn render_with(view: &View<'_>, layout: Layout, width: usize) -> Frame {
     let mut frame = Frame::default();
-    let status = wrap(view.status, width);
+    let status = wrap(&shown_status(view), width);
     match view.screen {
         Screen::Menu | Screen::Closed => render_menu(view, &status, &mut frame),
         Screen::Game { game, best } => {
@@ -412,6 +440,17 @@ fn render_menu(view: &View<'_>, status: &[String], frame: &mut Frame) {
     frame.line(vec![Span::plain("  r - Resume the last saved game")]);
     frame.line(vec![Span::plain("  q - Quit the game")]);
     frame.line(vec![]);
+    status_lines(status, frame);
+}
+
+/// The status line as it is drawn: a message names files and quotes what was typed, so its
+/// control characters are shown in caret notation, never sent to the terminal.
+fn shown_status(view: &View<'_>) -> String {
+    view.status.chars().map(crate::text::visible).collect()
+}
+
+/// The status line, wrapped.
+fn status_lines(status: &[String], frame: &mut Frame) {
     for line in status {
         frame.line(vec![Span::plain(line.as_str())]);
     }
@@ -460,9 +499,7 @@ fn render_game(
             "Press any key to return to the menu."
         })]);
     } else {
-        for line in status {
-            frame.line(vec![Span::plain(line.as_str())]);
-        }
+        status_lines(status, frame);
         frame.line(vec![Span::plain(KEYS_LINE)]);
     }
 }
@@ -486,7 +523,7 @@ fn render_board(view: &View<'_>, board: &Board, layout: Layout, frame: &mut Fram
             let mut spans = vec![Span::plain(" ")];
             for c in 0..n {
                 let e = board.get(r, c);
-                let (bg, fg) = tile_colors(e);
+                let (fg, bg) = view.colors.tile(e);
                 let marked = view.new_tile == Some((r, c));
                 let text = match (sub, e) {
                     (1, 0) => format!("{:^width$}", "."),
@@ -503,8 +540,8 @@ fn render_board(view: &View<'_>, board: &Board, layout: Layout, frame: &mut Fram
                 };
                 spans.push(Span {
                     text,
-                    fg: view.colors.color(fg, true),
-                    bg: view.colors.color(bg, false),
+                    fg,
+                    bg,
                     bold: e > 0 && sub == 1,
                 });
                 spans.push(Span::plain(" "));
@@ -516,6 +553,23 @@ fn render_board(view: &View<'_>, board: &Board, layout: Layout, frame: &mut Fram
                 spans.push(Span::bold(arrow));
             }
             frame.line(spans);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression (review): in 8 colours the number of an 8 or a 128 was written in the code
+    /// of its own background (the web game's light text and its light tile both became grey).
+    #[test]
+    fn in_8_colours_a_number_never_takes_its_tiles_colour() {
+        for exponent in 0..=17 {
+            let (fg, bg) = ColorMode::Basic.tile(exponent);
+            let (fg, bg) = (fg.and_then(basic_code), bg.and_then(basic_code));
+            assert!(fg.is_some() && bg.is_some(), "{exponent}");
+            assert_ne!(fg, bg, "the tile of exponent {exponent}");
         }
     }
 }
