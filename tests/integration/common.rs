@@ -62,7 +62,20 @@ impl Run {
     /// instead of killing the program (SIGXFSZ is ignored).
     #[cfg(unix)]
     pub(crate) fn run_with_file_limit(&self, blocks: u32, args: &[&str]) -> Ran {
-        let script = format!("trap '' XFSZ; ulimit -f {blocks}; exec \"$0\" \"$@\"");
+        self.run_under(&format!("trap '' XFSZ; ulimit -f {blocks}"), args)
+    }
+
+    /// Runs `power11 args` (no input) with at most `kib` KiB of address space (`ulimit -v`,
+    /// Linux): an allocation past it fails, and an abort shows in the exit code.
+    #[cfg(target_os = "linux")]
+    pub(crate) fn run_with_memory_limit(&self, kib: u32, args: &[&str]) -> Ran {
+        self.run_under(&format!("ulimit -v {kib}"), args)
+    }
+
+    /// Runs `power11 args` (no input) after the shell commands `limits`.
+    #[cfg(unix)]
+    fn run_under(&self, limits: &str, args: &[&str]) -> Ran {
+        let script = format!("{limits}; exec \"$0\" \"$@\"");
         let output = std::process::Command::new("sh")
             .args(["-c", &script])
             .arg(assert_cmd::cargo::cargo_bin("power11"))

@@ -111,6 +111,7 @@ fn unbounded_files_are_refused_at_once() {
 /// gigabytes. Each of these 64 MiB files is refused with its one-line message in 512 MiB of
 /// address space (the old parser needed 1 GiB and more, and aborted).
 #[test]
+#[cfg(target_os = "linux")] // `ulimit -v`
 fn large_board_files_are_refused_in_bounded_memory() {
     let run = Run::new();
     let size = 64 << 20;
@@ -136,24 +137,12 @@ fn large_board_files_are_refused_in_bounded_memory() {
             "frames.txt:22369621: the board that starts here is not closed by a line of '#'",
         ),
     ];
-    let bin = assert_cmd::cargo::cargo_bin("power11");
     for (name, contents, message) in cases {
         std::fs::write(run.path(name), contents).unwrap();
-        let out = std::process::Command::new("sh")
-            .args(["-c", "ulimit -v 524288 && exec \"$0\" --board \"$1\""])
-            .arg(&bin)
-            .arg(name)
-            .current_dir(run.dir.path())
-            .env("POWER11_DATA_DIR", run.path("data"))
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap();
+        let ran = run.run_with_memory_limit(524_288, &["--board", name]);
         assert_eq!(
-            (
-                out.status.code(),
-                String::from_utf8_lossy(&out.stderr).as_ref()
-            ),
-            (Some(2), format!("power11: {message}\n").as_str()),
+            (ran.code, ran.stderr.as_str()),
+            (2, format!("power11: {message}\n").as_str()),
             "{name}"
         );
         std::fs::remove_file(run.path(name)).unwrap();
@@ -172,22 +161,13 @@ fn a_file_that_is_not_text_is_refused_without_being_read_whole() {
     std::io::Write::write_all(&mut &file, b"2 0\n\xff").unwrap();
     // Sparse: 200 MiB that take no disk.
     file.set_len(200 << 20).unwrap();
-    let bin = assert_cmd::cargo::cargo_bin("power11");
     for (name, message) in [
         ("binary.dat", "binary.dat:2: not text (invalid UTF-8)"),
         ("/dev/urandom", "/dev/urandom:"),
     ] {
-        let out = std::process::Command::new("sh")
-            .args(["-c", "ulimit -v 196608 && exec \"$0\" --board \"$1\""])
-            .arg(&bin)
-            .arg(name)
-            .current_dir(run.dir.path())
-            .env("POWER11_DATA_DIR", run.path("data"))
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        let ran = run.run_with_memory_limit(196_608, &["--board", name]);
+        let stderr = ran.stderr;
+        assert_eq!(ran.code, 2, "{name}: {stderr}");
         assert!(
             stderr.starts_with(&format!("power11: {message}")),
             "{stderr}"
