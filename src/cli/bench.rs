@@ -83,8 +83,10 @@ pub(super) fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
+    // The picture first: a standard output that fails (closed, full) must not cost it.
+    let drawn = draw_report(&report, args.plot.as_deref());
     print_report(&report, args.json)?;
-    draw_report(&report, args.plot.as_deref())
+    drawn
 }
 
 /// `--plot`'s picture of `report`, if asked for.
@@ -138,8 +140,9 @@ fn run_merge(args: &MergeArgs) -> anyhow::Result<()> {
         reports.push((bench::shown(path), report));
     }
     let merged = bench::merge(&reports).map_err(|e| UsageError(e.to_string()))?;
+    let drawn = draw_report(&merged, args.plot.as_deref());
     print_report(&merged, args.json)?;
-    draw_report(&merged, args.plot.as_deref())
+    drawn
 }
 
 fn print_report(report: &bench::BenchReport, json: bool) -> anyhow::Result<()> {

@@ -130,10 +130,10 @@ fn clap_exit(error: &clap::Error) -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
             Err(e) => {
-                let _ = writeln!(
-                    io::stderr(),
-                    "power11: cannot write to standard output: {e}"
-                );
+                note(format_args!(
+                    "cannot write to standard output: {}",
+                    crate::files::system_words(&e)
+                ));
                 ExitCode::from(1)
             }
         };
@@ -165,7 +165,10 @@ impl<W: Write> Write for StandardOutput<W> {
 
 impl<W> StandardOutput<W> {
     fn label(error: &io::Error) -> io::Error {
-        let message = format!("cannot write to standard output: {error}");
+        let message = format!(
+            "cannot write to standard output: {}",
+            crate::files::system_words(error)
+        );
         io::Error::new(error.kind(), message)
     }
 }

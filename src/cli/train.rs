@@ -206,13 +206,15 @@ pub(super) fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let (last, curve) = train_with_progress(&network, &config, &stop)?;
+    // The picture first: a standard output that fails (closed, full) must not cost it.
+    let drawn = match &args.plot {
+        Some(path) => train::plot::learning_curve(&curve.points, &curve.checkpoints)
+            .map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", path.display()))
+            .and_then(|svg| Ok(crate::files::pictures::write_svg(path, &svg)?)),
+        None => Ok(()),
+    };
     print_summary(&network, &last, &stop, &learning_words, &out)?;
-    if let Some(path) = &args.plot {
-        let svg = train::plot::learning_curve(&curve.points, &curve.checkpoints)
-            .map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", path.display()))?;
-        crate::files::pictures::write_svg(path, &svg)?;
-    }
-    Ok(())
+    drawn
 }
 
 /// The weight file a run writes: `--out`, whose directory must be there, else the data

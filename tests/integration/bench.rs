@@ -762,3 +762,37 @@ fn plot_never_draws_over_a_page_that_only_mentions_svg_and_says_what_it_cannot_u
         );
     }
 }
+
+/// Regression (hostile-user trial): the picture was drawn after the report was printed, so a
+/// standard output that failed (`> /dev/full`, a closed pipe) cost the whole run's picture.
+/// It is drawn first; bench and train both still say the output failed (exit 1).
+#[test]
+#[cfg(target_os = "linux")] // /dev/full
+fn the_picture_is_drawn_when_standard_output_fails() {
+    let run = Run::new();
+    let bin = assert_cmd::cargo::cargo_bin("power11");
+    for (args, picture) in [
+        (
+            "bench --player random --games 5 --seed 1 --plot b.svg",
+            "b.svg",
+        ),
+        (
+            "train --games 50 --tuples 2x4 --threads 1 --seed 1 --out w.p11w --plot t.svg",
+            "t.svg",
+        ),
+    ] {
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("\"$0\" {args} > /dev/full"))
+            .arg(&bin)
+            .current_dir(run.dir.path())
+            .env("POWER11_DATA_DIR", run.path("data"))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args}: {stderr}");
+        let svg = std::fs::read_to_string(run.path(picture)).unwrap_or_default();
+        assert!(svg.starts_with("<svg"), "{args}: no picture ({stderr})");
+    }
+}

@@ -286,7 +286,7 @@ fn a_full_standard_output_is_named() {
         assert_eq!(output.status.code(), Some(1));
         let stderr = String::from_utf8(output.stderr).unwrap();
         assert!(
-            stderr.starts_with("power11: cannot write to standard output: No space left on device"),
+            stderr.starts_with("power11: cannot write to standard output: no space left on device"),
             "{args:?}: {stderr}"
         );
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
