@@ -206,8 +206,13 @@ fn check_out_directory(out: &Path, flag: &str) -> anyhow::Result<()> {
 /// The second half of [`check_out_directory`]: the directory takes the temporary file the
 /// output is written through.
 fn check_out_writable(out: &Path, flag: &str) -> anyhow::Result<()> {
-    crate::files::save::check_writable_beside(out, false)
-        .map_err(|reason| UsageError(format!("cannot write {flag} {}: {reason}", out.display())))?;
+    crate::files::save::check_writable_beside(out, false).map_err(|reason| {
+        UsageError(format!(
+            "cannot write {flag} {}: {}",
+            out.display(),
+            crate::files::system_words(&reason)
+        ))
+    })?;
     Ok(())
 }
 

@@ -93,9 +93,17 @@ fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<
 fn lock_beside(out: &Path) -> anyhow::Result<std::fs::File> {
     let usage = |message: String| Err(UsageError(message).into());
     let shown = out.display();
-    let (dir, name) = check_writable_beside(out, true)
-        .map_err(|reason| UsageError(format!("cannot write --out {shown}: {reason}")))?;
-    let lock_path = dir.join(format!(".{name}.lock"));
+    let (dir, name) = check_writable_beside(out, true).map_err(|reason| {
+        UsageError(format!(
+            "cannot write --out {shown}: {}",
+            crate::files::system_words(&reason)
+        ))
+    })?;
+    // `.NAME.lock`, the name cut as a temporary file's is, so that any name has a lock.
+    let lock_path = dir.join(format!(
+        "{}lock",
+        crate::files::save::temporary_prefix(&name)
+    ));
     let lock = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -128,7 +136,10 @@ fn check_coherence_out(out: &Path) -> anyhow::Result<()> {
     };
     match std::fs::metadata(&path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => return Err(UsageError(format!("cannot use {shown}: {e}")).into()),
+        Err(e) => {
+            let reason = crate::files::system_words(&e);
+            return Err(UsageError(format!("cannot use {shown}: {reason}")).into());
+        }
         Ok(meta) if !meta.is_file() => return refuse("is not a regular file"),
         Ok(meta) if meta.permissions().readonly() => return refuse("is read-only"),
         Ok(_) => {

@@ -305,7 +305,7 @@ pub fn prepare_atomic(
     let name = target
         .file_name()
         .map_or_else(|| "save".into(), |n| n.to_string_lossy().into_owned());
-    let prefix = format!(".{name}.");
+    let prefix = temporary_prefix(&name);
     remove_abandoned(dir, &prefix);
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix).suffix(".tmp");
@@ -422,6 +422,17 @@ pub(crate) fn link_target(path: &Path) -> PathBuf {
     resolve_links(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
+/// The start of the name of the temporary file a file `name` is written through:
+/// `.{name}.`, then random characters and `.tmp`. A name is cut to its first 200 bytes there,
+/// so that a name as long as a file system allows (255 bytes) still has a temporary file.
+pub(crate) fn temporary_prefix(name: &str) -> String {
+    let mut end = name.len().min(200);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(".{}.", &name[..end])
+}
+
 /// The directory that holds `path` (`.` for a bare file name).
 pub(crate) fn directory_of(path: &Path) -> &Path {
     match path.parent() {
@@ -483,7 +494,7 @@ pub(crate) fn check_writable_beside(path: &Path, make_dir: bool) -> io::Result<(
         std::fs::create_dir_all(&dir)?;
     }
     tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
+        .prefix(&temporary_prefix(&name))
         .suffix(".tmp")
         .tempfile_in(&dir)
         .map_err(without_temporary_path)?;

@@ -796,3 +796,23 @@ fn the_picture_is_drawn_when_standard_output_fails() {
         assert!(svg.starts_with("<svg"), "{args}: no picture ({stderr})");
     }
 }
+
+/// Regression (hostile-user trial): a file name as long as the system allows (255 bytes) was
+/// refused, "file name too long", as the temporary file it is written through added to it.
+#[test]
+fn a_picture_may_have_the_longest_name_a_file_can_have() {
+    let run = Run::new();
+    let name = format!("{}.svg", "a".repeat(251));
+    let ran = run.run(
+        &[
+            "bench", "--player", "random", "--games", "2", "--seed", "1", "--plot", &name,
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(
+        std::fs::read_to_string(run.path(&name))
+            .unwrap()
+            .starts_with("<svg")
+    );
+}
