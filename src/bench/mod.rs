@@ -20,6 +20,7 @@ use crate::players::{AnyPlayer, Player};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// What to benchmark.
@@ -282,11 +283,19 @@ struct Tally {
     cpu_seconds: f64,
     /// Whether some game's CPU time is unknown (then `cpu_seconds` is not the whole run's).
     cpu_unknown: bool,
+    /// The indices of the games played, as increasing ranges `[start, end)` that neither
+    /// overlap nor touch (a run stopped early played only some).
+    played: Vec<[u64; 2]>,
 }
 
 impl Tally {
     fn add(mut self, index: u64, record: &GameRecord, time: GameTime) -> Tally {
         self.games += 1;
+        match self.played.last_mut() {
+            // A thread's games come in order: most extend the range they follow.
+            Some(last) if last[1] == index => last[1] += 1,
+            _ => self.played = union(std::mem::take(&mut self.played), &[[index, index + 1]]),
+        }
         self.wins += u64::from(record.won);
         *self.scores.entry(record.score).or_insert(0) += 1;
         *self
@@ -325,6 +334,7 @@ impl Tally {
         self.thread_seconds += other.thread_seconds;
         self.cpu_seconds += other.cpu_seconds;
         self.cpu_unknown |= other.cpu_unknown;
+        self.played = union(self.played, &other.played);
         self
     }
 
@@ -342,6 +352,7 @@ impl Tally {
             thread_seconds: report.thread_seconds,
             cpu_seconds: report.cpu_seconds.unwrap_or(0.0),
             cpu_unknown: report.cpu_seconds.is_none(),
+            played: report.game_ranges.clone(),
         }
     }
 
@@ -379,10 +390,28 @@ impl Tally {
     }
 }
 
-/// Plays the games on `config.jobs` threads, calling `progress` after each game.
+/// Ranges `a` and `b` (each increasing, neither overlapping nor touching) as one such list.
+fn union(a: Vec<[u64; 2]>, b: &[[u64; 2]]) -> Vec<[u64; 2]> {
+    let mut all = a;
+    all.extend_from_slice(b);
+    all.sort_unstable();
+    let mut out: Vec<[u64; 2]> = Vec::with_capacity(all.len());
+    for [start, end] in all {
+        match out.last_mut() {
+            Some(last) if start <= last[1] => last[1] = last[1].max(end),
+            _ => out.push([start, end]),
+        }
+    }
+    out
+}
+
+/// Plays the games on `config.jobs` threads, calling `progress` after each game. Once `stop`
+/// is set (Ctrl-C), games not yet started are not played: the report is of those that were,
+/// its `game_ranges` naming them, so that `bench merge` adds up the rest later.
 pub fn run(
     config: &BenchConfig,
     progress: &(dyn Fn() + Sync),
+    stop: &AtomicBool,
 ) -> Result<BenchReport, rayon::ThreadPoolBuildError> {
     crate::model::packed::warm_up(config.rules.size());
     let pool = rayon::ThreadPoolBuilder::new()
@@ -394,6 +423,9 @@ pub fn run(
         (config.first_game..end)
             .into_par_iter()
             .fold(Tally::default, |tally, i| {
+                if stop.load(Ordering::Relaxed) {
+                    return tally;
+                }
                 let (record, time) = play_one(config, i);
                 progress();
                 tally.add(i, &record, time)
@@ -415,7 +447,7 @@ pub fn run(
     };
     let run = Run {
         goal: config.rules.goal().map(tile_points),
-        game_ranges: vec![[config.first_game, end]],
+        game_ranges: tally.played.clone(),
         seconds: started.elapsed().as_secs_f64(),
         jobs: config.jobs,
         identity,
@@ -561,6 +593,7 @@ mod tests {
             assert_eq!(merged.scores, whole.scores, "split at {split}");
             assert_eq!(merged.max_tile_counts, whole.max_tile_counts);
             assert_eq!(merged.unwon, vec![0, 2, 4]);
+            assert_eq!(merged.played, vec![[0, 5]], "split at {split}");
             assert_eq!((merged.games, merged.wins, merged.moves), (5, 2, 50));
         }
         assert_eq!(whole.nth_score(2), 700);

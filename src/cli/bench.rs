@@ -79,9 +79,22 @@ pub(super) fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
             bar.inc(1);
         }
     };
-    let report = bench::run(&config, &tick).context("cannot start the worker threads")?;
+    let stop = super::stop_on_signals()?;
+    let report = bench::run(&config, &tick, &stop).context("cannot start the worker threads")?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
+    }
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        if report.games == 0 {
+            super::note("stopped before a game ended: nothing to report");
+            return Err(super::Stopped(signal_hook::consts::SIGINT).into());
+        }
+        // The report is of the games played; `bench merge` adds up the rest, played later.
+        super::note(format_args!(
+            "stopped: the report is of the {} of {} games played (its game_ranges name them); \
+             the rest can be played with --first-game and added with bench merge",
+            report.games, args.games,
+        ));
     }
     // The picture first: a standard output that fails (closed, full) must not cost it.
     let drawn = draw_report(&report, args.plot.as_deref());

@@ -19,6 +19,8 @@ use clap::{CommandFactory, FromArgMatches};
 use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 /// A problem with what the user asked for (exit code 2).
 #[derive(Debug, thiserror::Error)]
@@ -76,6 +78,21 @@ pub(crate) fn note_as(who: &str, message: impl std::fmt::Display) {
         .map(crate::text::visible)
         .collect();
     let _ = writeln!(io::stderr(), "{who}: {shown}");
+}
+
+/// The flag that a signal (SIGINT, SIGTERM, SIGHUP) sets to stop a long run (train, bench) as
+/// it can, keeping what it did; a second signal ends the program at once (exit 130).
+pub(super) fn stop_on_signals() -> anyhow::Result<Arc<AtomicBool>> {
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
+        signal_hook::flag::register_conditional_shutdown(signal, 130, Arc::clone(&stop))?;
+        signal_hook::flag::register(signal, Arc::clone(&stop))?;
+    }
+    Ok(stop)
 }
 
 /// clap's error, with a tip where two arguments that cannot go together most likely mean one

@@ -18,7 +18,6 @@ use crate::train::{COHERENCE_RATE, DEFAULT_STAGES, MIN_RATE, START_POSITIONS};
 use anyhow::Context;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -209,7 +208,7 @@ pub(super) fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     };
     // Ctrl-C (or a hang-up or kill) stops the run after the games in flight and keeps the
     // weights; a second Ctrl-C ends the program at once (the last checkpoint stays whole).
-    let stop = stop_on_signals()?;
+    let stop = super::stop_on_signals()?;
     let learning_words = announce(&network, &config);
     if let Some(exponent) = args.start_at
         && !collect_late_starts(&network, exponent, &mut config, &stop)?
@@ -369,21 +368,6 @@ fn schedule_for(args: &TrainArgs, out: &Path, network: &mut Network) -> Schedule
         }
         Schedule::constant(rate)
     }
-}
-
-/// The flag that a signal (SIGINT, SIGTERM, SIGHUP) sets to stop the run; a second signal ends
-/// the program at once.
-fn stop_on_signals() -> anyhow::Result<Arc<AtomicBool>> {
-    let stop = Arc::new(AtomicBool::new(false));
-    for signal in [
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-    ] {
-        signal_hook::flag::register_conditional_shutdown(signal, 130, Arc::clone(&stop))?;
-        signal_hook::flag::register(signal, Arc::clone(&stop))?;
-    }
-    Ok(stop)
 }
 
 /// Says on stderr what the run will do (what it says is repeated in the summary, so it may go

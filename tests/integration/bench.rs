@@ -816,3 +816,59 @@ fn a_picture_may_have_the_longest_name_a_file_can_have() {
             .starts_with("<svg")
     );
 }
+
+/// Regression (hostile-user trial): Ctrl-C during a bench lost every game played (exit 130,
+/// nothing printed). The games started are finished, and the report is of the games played,
+/// its `game_ranges` naming them, so that `bench merge` takes it.
+#[test]
+#[cfg(unix)]
+fn ctrl_c_reports_the_games_played() {
+    let run = Run::new();
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("power11"))
+        .args([
+            "bench",
+            "--player",
+            "random",
+            "--games",
+            "100000000",
+            "--seed",
+            "1",
+        ])
+        .args(["--jobs", "2", "--json"])
+        .current_dir(run.dir.path())
+        .env("POWER11_DATA_DIR", run.path("data"))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let pid = i32::try_from(child.id()).unwrap();
+    // SAFETY: kill sends a signal to the child started above; it touches no memory.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("power11: stopped: the report is of the "),
+        "{stderr}"
+    );
+    std::fs::write(run.path("part.json"), &out.stdout).unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let games = report["games"].as_u64().unwrap();
+    assert!(games > 0 && games < 100_000_000, "{games}");
+    let ranges: u64 = report["game_ranges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r[1].as_u64().unwrap() - r[0].as_u64().unwrap())
+        .sum();
+    assert_eq!(ranges, games);
+    let merged = run.run(&["bench", "merge", "part.json"], "");
+    assert_eq!(merged.code, 0, "{}", merged.stderr);
+    assert!(
+        merged.stdout.contains(&format!("games: {games} ")),
+        "{}",
+        merged.stdout
+    );
+}
