@@ -280,11 +280,19 @@ fn check_identity(identity: &RunIdentity) -> Result<(), String> {
         PlayerKind::Learned => MAX_LEARNED_DEPTH,
         _ => 0,
     };
-    if (player == PlayerKind::Learned) != identity.network.is_some() {
-        return Err(format!(
-            "a network for the {} player (only the learned player has one, and it always does)",
-            identity.player
-        ));
+    match (player == PlayerKind::Learned, identity.network.is_some()) {
+        (true, false) => {
+            return Err(
+                "no network for the learned player (its reports always name one)".to_string(),
+            );
+        }
+        (false, true) => {
+            return Err(format!(
+                "a network for the {} player (only the learned player has one)",
+                identity.player
+            ));
+        }
+        _ => {}
     }
     match (identity.depth, identity.time_budget_ms) {
         (Some(_), Some(_)) => return Err("both a depth and a time budget".to_string()),

@@ -161,20 +161,20 @@ pub(super) struct CompactArgs {
     pub(super) out: PathBuf,
 
     /// The share of nonzero weights kept, the largest in size (above 0, at most 1).
-    #[arg(long, value_name = "SHARE", default_value_t = 1.0, value_parser = parse_share)]
+    #[arg(long, allow_negative_numbers = true, value_name = "SHARE", default_value_t = 1.0, value_parser = parse_share)]
     pub(super) keep: f64,
 
     /// Significant bits each weight keeps after its leading one (0 to 10; f16 has 10).
-    #[arg(long, value_name = "BITS", default_value_t = 10, value_parser = whole::<u32>("a number of bits", 0, 10))]
+    #[arg(long, allow_negative_numbers = true, value_name = "BITS", default_value_t = 10, value_parser = whole::<u32>("a number of bits", 0, 10))]
     pub(super) mantissa_bits: u32,
 
     /// Keep the weights of the first N stages that have their own; later stages play with
     /// the last one kept (the stage of 32768 matters only after a 32768).
-    #[arg(long, value_name = "N", default_value_t = 4, value_parser = whole::<u64>("a number of stages", 1, 4))]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = 4, value_parser = whole::<u64>("a number of stages", 1, 4))]
     pub(super) stages: u64,
 
     /// The zstd level (1 to 22; higher is smaller and slower).
-    #[arg(long, value_name = "L", default_value_t = 19, value_parser = whole::<i32>("a zstd level", 1, 22))]
+    #[arg(long, allow_negative_numbers = true, value_name = "L", default_value_t = 19, value_parser = whole::<i32>("a zstd level", 1, 22))]
     pub(super) level: i32,
 }
 

@@ -113,12 +113,18 @@ fn draw_report(report: &bench::BenchReport, plot: Option<&Path>) -> anyhow::Resu
     Ok(())
 }
 
-/// Refuses (exit 2) a `--plot` file that could not be written, before any game is played.
-/// Whether `--plot` can be drawn at the end of a run, checked before it: a name that does not
-/// promise another format, a file in a directory that takes a new file, and nothing there or
-/// a picture.
+/// Whether `--plot` can be drawn at the end of a run, checked before it (else exit 2): a file
+/// (not `-`, which elsewhere means a standard stream) whose name does not promise another
+/// format, in a directory that takes a new file, and nothing there or a picture.
 pub(super) fn check_plot(plot: Option<&Path>) -> anyhow::Result<()> {
     if let Some(path) = plot {
+        if path == Path::new("-") {
+            return Err(UsageError(
+                "--plot -: a picture goes to a file (standard output holds the report); name one, e.g. --plot bench.svg"
+                    .to_string(),
+            )
+            .into());
+        }
         // `--plot curve.png` would get an SVG document under a PNG's name.
         if let Some(extension) = path.extension()
             && !extension.eq_ignore_ascii_case("svg")

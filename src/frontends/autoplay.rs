@@ -44,6 +44,10 @@ pub fn run<S: Store, W: Write>(
                     )?;
                     break;
                 }
+                // The pause comes between moves: none before the first, none after the last.
+                if attempts > 0 && !delay.is_zero() {
+                    std::thread::sleep(delay);
+                }
                 for event in session.handle(Command::ComputerMove) {
                     if let Event::Moved { direction, turn } = event {
                         let note = if turn.moved { "" } else { " (nothing moves)" };
@@ -55,8 +59,8 @@ pub fn run<S: Store, W: Write>(
                     out.write_all(render_scored(game.score(), None, game.board()).as_bytes())?;
                 }
                 if !delay.is_zero() {
+                    // Shown during the pause before the next move.
                     out.flush()?;
-                    std::thread::sleep(delay);
                 }
             }
             Screen::Menu | Screen::Closed => break,

@@ -206,6 +206,13 @@ fn reports_that_cannot_merge_are_refused_with_the_file_and_the_reason() {
         "\"player\":\"bogus\"",
     );
     edit("wins.json", "\"wins\":0", "\"wins\":2");
+    // Regression (hostile-user trial): a learned player's report without its network was
+    // said to have "a network for the learned player", as if it had one too many.
+    edit(
+        "learned.json",
+        "\"player\":\"random\"",
+        "\"player\":\"learned\"",
+    );
     // Figures a report derives from its counts, edited so that they no longer follow from them.
     let derived = |name: &str, field: &str, value: serde_json::Value| {
         let mut report: serde_json::Value = serde_json::from_str(&whole).unwrap();
@@ -268,6 +275,10 @@ fn reports_that_cannot_merge_are_refused_with_the_file_and_the_reason() {
         (
             &["wins.json"],
             "power11: wins.json: a damaged report: 2 wins, but 0 games reached the goal\n",
+        ),
+        (
+            &["learned.json"],
+            "power11: learned.json: a damaged report: no network for the learned player (its reports always name one)\n",
         ),
         (&["top.json"], top_message.as_str()),
         (
@@ -729,6 +740,9 @@ fn plot_never_draws_over_a_page_that_only_mentions_svg_and_says_what_it_cannot_u
     }
     let ran = plot("R.SVG");
     assert_eq!(ran.code, 0, "{}", ran.stderr);
+    // Regression (hostile-user trial): `--plot -` drew into a file named `-`.
+    plot("-").assert_refused("--plot -: a picture goes to a file");
+    assert!(!run.path("-").exists());
     // A missing directory is named for --plot, before any game.
     let ran = plot("nodir/b.svg");
     ran.assert_refused("cannot use --plot nodir/b.svg: there is no directory nodir");

@@ -775,3 +775,29 @@ fn conflicts_that_mean_one_thing_carry_a_tip() {
         check_error(args, "", 2, &format!("{message}{more}"));
     }
 }
+
+/// Regression (hostile-user trial): `--delay` also paused after the last move, so
+/// `--max-moves 1 --delay 3600000` played its move and then waited an hour to say it stopped.
+/// The pause is between moves only. (Not a timing test: an hour against a minute.)
+#[test]
+fn the_delay_comes_between_moves_not_after_the_last() {
+    let run = crate::common::Run::new();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_power11"))
+        .args(["--autoplay", "random", "--seed", "1", "--max-moves", "1"])
+        .args(["--delay", "3600000"])
+        .current_dir(run.dir.path())
+        .env("POWER11_DATA_DIR", run.path("data"))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("still waiting after its only move");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(child.wait().unwrap().success());
+}

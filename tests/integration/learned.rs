@@ -1338,6 +1338,33 @@ fn compact_writes_a_smaller_network_that_plays_and_never_replaces_a_file() {
         "",
     );
     ran.assert_refused("--keep 0.000000001 keeps none of the ");
+    // Regression (hostile-user trial): a negative number was "unexpected argument '-5'" for
+    // compact's numbers, where every other command says what the value should be.
+    for (flag, value, says) in [
+        (
+            "--level",
+            "-5",
+            "'-5' is not a zstd level (a whole number from 1 to 22)",
+        ),
+        (
+            "--keep",
+            "-0",
+            "a share is a number above 0, at most 1, not '-0'",
+        ),
+        ("--stages", "-1", "'-1' is not a number of stages"),
+        ("--mantissa-bits", "-2", "'-2' is not a number of bits"),
+    ] {
+        let args = [
+            "compact",
+            "--weights",
+            "w.p11w",
+            "--out",
+            "n.p11w",
+            flag,
+            value,
+        ];
+        run.run(&args, "").assert_refused(says);
+    }
     assert!(
         ran.stderr
             .contains("nonzero weights of w.p11w: nothing written")
