@@ -230,18 +230,27 @@ pub(super) fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
 /// The weight file a run writes: `--out`, whose directory must be there, else the data
 /// directory's.
 fn weights_out(args: &TrainArgs) -> anyhow::Result<PathBuf> {
-    Ok(match &args.out {
-        Some(path) => {
-            check_out_directory(path, "--out")?;
-            path.clone()
-        }
-        None => default_path(data_dir().as_deref()).ok_or_else(|| {
-            UsageError(
-                "no data directory for the weights (set POWER11_DATA_DIR or pass --out)"
-                    .to_string(),
-            )
-        })?,
-    })
+    if let Some(path) = &args.out {
+        check_out_directory(path, "--out")?;
+        return Ok(path.clone());
+    }
+    let path = default_path(data_dir().as_deref()).ok_or_else(|| {
+        UsageError(
+            "no data directory for the weights (set POWER11_DATA_DIR or pass --out)".to_string(),
+        )
+    })?;
+    // No --out was given: a data directory that cannot take the file is named as such.
+    if let Err(reason) = crate::files::save::check_writable_beside(&path, true) {
+        let dir = data_dir().unwrap_or_default();
+        return Err(UsageError(format!(
+            "cannot keep weights in the data directory {} ({}): {}; set POWER11_DATA_DIR to a directory you can write, or pass --out",
+            dir.display(),
+            path.display(),
+            crate::files::system_words(&reason)
+        ))
+        .into());
+    }
+    Ok(path)
 }
 
 /// The network in `out` that `--resume` trains on (the shipped network if there is no file

@@ -1561,3 +1561,22 @@ fn weights_may_come_through_a_pipe() {
         "power11: /dev/stdin: not a power11 weight file\n"
     );
 }
+
+/// Regression (hostile-user trial): with the data directory a regular file and no `--out`,
+/// training said "cannot use --out .../weights/ntuple-4x4.p11w", a flag nobody gave. It names
+/// the data directory and what to do.
+#[test]
+fn a_data_directory_that_is_a_file_is_named_by_train() {
+    let run = Run::new();
+    std::fs::write(run.path("data"), "my notes\n").unwrap();
+    let ran = run.run(&["train", "--games", "5", "--tuples", "2x4"], "");
+    ran.assert_refused("cannot keep weights in the data directory ");
+    assert!(ran.stderr.contains(
+        "not a directory; set POWER11_DATA_DIR to a directory you can write, or pass --out"
+    ));
+    assert!(!ran.stderr.contains("--out "), "{}", ran.stderr);
+    assert_eq!(
+        std::fs::read_to_string(run.path("data")).unwrap(),
+        "my notes\n"
+    );
+}
