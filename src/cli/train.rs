@@ -156,7 +156,10 @@ fn check_coherence_out(out: &Path) -> anyhow::Result<()> {
     // Beside the file a link at `path` names (a link to nowhere fails here).
     check_writable_beside(&path, false)
         .map(drop)
-        .map_err(|reason| UsageError(format!("cannot write {shown}: {reason}")).into())
+        .map_err(|reason| {
+            let reason = crate::files::system_words(&reason);
+            UsageError(format!("cannot write {shown}: {reason}")).into()
+        })
 }
 
 pub(super) fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
@@ -164,7 +167,11 @@ pub(super) fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     let _lock = check_weights_out(&out, args.resume, args.restart)?;
     super::bench::check_plot(args.plot.as_deref())?;
     if let Some(plot) = &args.plot {
-        let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        // Where a file is written: through its links (as the files layer writes), absolute.
+        let absolute = |p: &Path| {
+            let target = crate::files::save::resolve_links(p).unwrap_or_else(|_| p.to_path_buf());
+            std::path::absolute(&target).unwrap_or(target)
+        };
         if [out.clone(), coherence_path(&out)]
             .iter()
             .any(|file| absolute(file) == absolute(plot))

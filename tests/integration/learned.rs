@@ -1293,6 +1293,15 @@ fn train_plot_draws_the_learning_curve_with_its_checkpoints() {
         assert!(ran.stderr.contains(says), "{}", ran.stderr);
         assert!(!run.path("same").exists());
     }
+    // Regression (hostile-user trial): a link as --out to the --plot file was found only after
+    // the run (the picture's check met the weights just written).
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("pic.svg", run.path("link.p11w")).unwrap();
+        let ran = train(&["--out", "link.p11w", "--plot", "pic.svg"]);
+        ran.assert_refused("cannot use --plot pic.svg: the run writes its weights there");
+        assert!(!run.path("pic.svg").exists());
+    }
     // A file that is not a network, with --resume, is refused without a lock file beside it.
     let ran = train(&["--out", "notes.txt", "--resume"]);
     assert_eq!(ran.code, 2, "{}", ran.stderr);
