@@ -252,6 +252,19 @@ fn check_report(report: &BenchReport) -> Result<(), String> {
     {
         return Err("a negative or infinite time".to_string());
     }
+    // A thread's CPU time never passes its wall-clock time (a little slack for the clocks'
+    // rounding), and a run had at least one thread.
+    if let Some(cpu) = report.cpu_seconds
+        && cpu > report.thread_seconds * 1.01 + 1.0
+    {
+        return Err(format!(
+            "{cpu} s of CPU time in {} s of the threads' time",
+            report.thread_seconds
+        ));
+    }
+    if report.jobs == 0 {
+        return Err("a run on 0 threads".to_string());
+    }
     Ok(())
 }
 
@@ -273,6 +286,14 @@ fn check_identity(identity: &RunIdentity) -> Result<(), String> {
     }
     if !(crate::model::size::Size::MIN..=crate::model::size::Size::MAX).contains(&identity.size) {
         return Err(format!("a {0}x{0} board", identity.size));
+    }
+    // The rules in words name the variant and the board (`power11 4x4, goal 2048, ...`).
+    let named = format!("{0} {1}x{1},", identity.variant, identity.size);
+    if !identity.rules.starts_with(&named) {
+        return Err(format!(
+            "rules {:?} for a {} game on {}x{}",
+            identity.rules, identity.variant, identity.size, identity.size
+        ));
     }
     let searches = player == PlayerKind::Expectimax;
     let max_depth = match player {

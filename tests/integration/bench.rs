@@ -213,6 +213,18 @@ fn reports_that_cannot_merge_are_refused_with_the_file_and_the_reason() {
         "\"player\":\"random\"",
         "\"player\":\"learned\"",
     );
+    // Regression (hostile-user trial): settings that contradict each other were summed: a run
+    // on 0 threads, rules in words for another board, more CPU time than the threads had.
+    let jobs = whole
+        .split("\"jobs\":")
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap();
+    edit("jobs.json", &format!("\"jobs\":{jobs}"), "\"jobs\":0");
+    edit("size.json", "\"size\":4", "\"size\":5");
+
     // Figures a report derives from its counts, edited so that they no longer follow from them.
     let derived = |name: &str, field: &str, value: serde_json::Value| {
         let mut report: serde_json::Value = serde_json::from_str(&whole).unwrap();
@@ -228,6 +240,17 @@ fn reports_that_cannot_merge_are_refused_with_the_file_and_the_reason() {
     let (tile, count) = (tile.clone(), count.as_u64().unwrap());
     reached[&tile] = (count + 1).into();
     derived("reached.json", "reached_counts", reached);
+    if report["cpu_seconds"].is_number() {
+        derived("cpu.json", "cpu_seconds", 1e9.into());
+        let ran = run.run(&["bench", "merge", "cpu.json"], "");
+        assert_eq!(ran.code, 2, "{}", ran.stderr);
+        assert!(
+            ran.stderr
+                .starts_with("power11: cpu.json: a damaged report: 1000000000 s of CPU time in "),
+            "{}",
+            ran.stderr
+        );
+    }
     // A file larger than any report is refused before it is read.
     std::fs::File::create(run.path("huge.json"))
         .unwrap()
@@ -275,6 +298,14 @@ fn reports_that_cannot_merge_are_refused_with_the_file_and_the_reason() {
         (
             &["wins.json"],
             "power11: wins.json: a damaged report: 2 wins, but 0 games reached the goal\n",
+        ),
+        (
+            &["jobs.json"],
+            "power11: jobs.json: a damaged report: a run on 0 threads\n",
+        ),
+        (
+            &["size.json"],
+            "power11: size.json: a damaged report: rules \"power11 4x4, goal 2048, spawn random, score merges, start 2 tile(s) of 2 or 4\" for a power11 game on 5x5\n",
         ),
         (
             &["learned.json"],
