@@ -17,10 +17,9 @@ use crate::model::random::{mix, seeded};
 use crate::model::rules::{NewTile, Rules, Score, Start};
 use crate::players::playout::{GameRecord, play_game};
 use crate::players::{AnyPlayer, Player};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// What to benchmark.
@@ -406,8 +405,9 @@ fn union(a: Vec<[u64; 2]>, b: &[[u64; 2]]) -> Vec<[u64; 2]> {
 }
 
 /// Plays the games on `config.jobs` threads, calling `progress` after each game. Once `stop`
-/// is set (Ctrl-C), games not yet started are not played: the report is of those that were,
-/// its `game_ranges` naming them, so that `bench merge` adds up the rest later.
+/// is set (Ctrl-C), games not yet started are not played: the report is of those that were
+/// (always the first ones, `game_ranges` naming them), so that `bench merge` adds up the rest,
+/// played later with `--first-game`.
 pub fn run(
     config: &BenchConfig,
     progress: &(dyn Fn() + Sync),
@@ -419,19 +419,25 @@ pub fn run(
         .build()?;
     let started = Instant::now();
     let end = config.first_game.saturating_add(config.games);
-    let tally = pool.install(|| {
-        (config.first_game..end)
-            .into_par_iter()
-            .fold(Tally::default, |tally, i| {
-                if stop.load(Ordering::Relaxed) {
-                    return tally;
-                }
-                let (record, time) = play_one(config, i);
-                progress();
-                tally.add(i, &record, time)
-            })
-            .reduce(Tally::default, Tally::merge)
+    // Each thread takes the next game not yet taken, in index order, until none is left or
+    // `stop` is set: the games played are always `first_game..k`, so a stopped run is resumed
+    // with `--first-game k`, and no thread waits for another (games differ in length).
+    let next = AtomicU64::new(config.first_game);
+    let tallies = pool.broadcast(|_| {
+        let mut tally = Tally::default();
+        while !stop.load(Ordering::Relaxed) {
+            let Ok(i) = next.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |i| {
+                (i < end).then_some(i + 1)
+            }) else {
+                break;
+            };
+            let (record, time) = play_one(config, i);
+            progress();
+            tally = tally.add(i, &record, time);
+        }
+        tally
     });
+    let tally = tallies.into_iter().fold(Tally::default(), Tally::merge);
     let identity = RunIdentity {
         seed: config.seed,
         player: config.player.name().to_string(),
@@ -543,6 +549,41 @@ fn summarise(run: Run, tally: &Tally) -> BenchReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn random_run(first_game: u64, games: u64) -> BenchConfig {
+        BenchConfig {
+            rules: Rules::mini(),
+            player: AnyPlayer::Random(crate::players::RandomPlayer),
+            depth: None,
+            time_budget_ms: None,
+            network: None,
+            first_game,
+            games,
+            jobs: 2,
+            seed: 7,
+            max_attempts: 10_000,
+        }
+    }
+
+    /// Regression (review): a stop left the threads walking through every index not played, so
+    /// `--games` in the trillions and Ctrl-C did not end. A run stopped before it starts plays
+    /// nothing, at once; one that is stopped partway has played a first part of its games.
+    #[test]
+    fn a_stopped_run_plays_no_more_and_its_games_are_the_first_ones() {
+        let stopped = AtomicBool::new(true);
+        let report = run(&random_run(5, u64::MAX - 5), &|| {}, &stopped).unwrap();
+        assert_eq!((report.games, report.game_ranges.len()), (0, 0));
+        let stop = AtomicBool::new(false);
+        let played = std::sync::atomic::AtomicU64::new(0);
+        let progress = || {
+            if played.fetch_add(1, Ordering::Relaxed) + 1 >= 100 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        };
+        let report = run(&random_run(10, 1_000_000), &progress, &stop).unwrap();
+        assert!((100..=102).contains(&report.games), "{}", report.games);
+        assert_eq!(report.game_ranges, vec![[10, 10 + report.games]]);
+    }
 
     #[test]
     fn wilson_intervals_match_published_values() {

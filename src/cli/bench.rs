@@ -90,10 +90,14 @@ pub(super) fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
             return Err(super::Stopped(signal_hook::consts::SIGINT).into());
         }
         // The report is of the games played; `bench merge` adds up the rest, played later.
+        let resume = args.first_game + report.games;
         super::note(format_args!(
-            "stopped: the report is of the {} of {} games played (its game_ranges name them); \
-             the rest can be played with --first-game and added with bench merge",
-            report.games, args.games,
+            "stopped: the report is of games {}..{resume}, {} of {}; the rest is \
+             --first-game {resume} --games {}, and bench merge adds the two reports up",
+            args.first_game,
+            report.games,
+            args.games,
+            args.games - report.games,
         ));
     }
     // The picture first: a standard output that fails (closed, full) must not cost it.

@@ -170,7 +170,12 @@ pub(super) fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         // Where a file is written: through its links (as the files layer writes), absolute.
         let absolute = |p: &Path| {
             let target = crate::files::save::resolve_links(p).unwrap_or_else(|_| p.to_path_buf());
-            std::path::absolute(&target).unwrap_or(target)
+            // Links among the directories too: the directory is there by now.
+            let dir = crate::files::save::directory_of(&target);
+            match (std::fs::canonicalize(dir), target.file_name()) {
+                (Ok(dir), Some(name)) => dir.join(name),
+                _ => std::path::absolute(&target).unwrap_or(target),
+            }
         };
         if [out.clone(), coherence_path(&out)]
             .iter()

@@ -46,6 +46,8 @@ pub fn run<S: Store, W: Write>(
                 }
                 // The pause comes between moves: none before the first, none after the last.
                 if attempts > 0 && !delay.is_zero() {
+                    // What the last move wrote (its board, an end message) shows during it.
+                    out.flush()?;
                     std::thread::sleep(delay);
                 }
                 for event in session.handle(Command::ComputerMove) {
@@ -57,10 +59,6 @@ pub fn run<S: Store, W: Write>(
                 attempts += 1;
                 if let Screen::Game { game, .. } | Screen::End { game, .. } = session.screen() {
                     out.write_all(render_scored(game.score(), None, game.board()).as_bytes())?;
-                }
-                if !delay.is_zero() {
-                    // Shown during the pause before the next move.
-                    out.flush()?;
                 }
             }
             Screen::Menu | Screen::Closed => break,

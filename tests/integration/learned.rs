@@ -1301,6 +1301,10 @@ fn train_plot_draws_the_learning_curve_with_its_checkpoints() {
         let ran = train(&["--out", "link.p11w", "--plot", "pic.svg"]);
         ran.assert_refused("cannot use --plot pic.svg: the run writes its weights there");
         assert!(!run.path("pic.svg").exists());
+        // And through a link among the directories.
+        std::os::unix::fs::symlink(".", run.path("here")).unwrap();
+        let ran = train(&["--out", "here/pic.svg", "--plot", "pic.svg"]);
+        ran.assert_refused("cannot use --plot pic.svg: the run writes its weights there");
     }
     // A file that is not a network, with --resume, is refused without a lock file beside it.
     let ran = train(&["--out", "notes.txt", "--resume"]);
