@@ -1,7 +1,7 @@
 //! `power11 compact`: a smaller copy of a weight file (the shipped network is made so).
 
 use super::args::CompactArgs;
-use super::{UsageError, check_out_directory};
+use super::{UsageError, check_out_directory, refuse_out_not_regular};
 use crate::files::weights::{read_named_weights, write_network_at};
 use crate::learning::ntuple::Compaction;
 use crate::learning::ntuple::WeightUse;
@@ -11,15 +11,7 @@ use std::io::Write;
 /// an existing one is never replaced) and says what it did.
 pub(super) fn run_compact(args: &CompactArgs) -> anyhow::Result<()> {
     let shown = args.out.display();
-    if let Ok(meta) = std::fs::metadata(&args.out)
-        && !meta.is_file()
-    {
-        // A device or a directory is nothing to remove: the advice below would be wrong.
-        return Err(UsageError(format!(
-            "--out {shown} is not a regular file: name a new file to write the network to"
-        ))
-        .into());
-    }
+    refuse_out_not_regular(&args.out, "the network")?;
     if std::fs::symlink_metadata(&args.out).is_ok() {
         return Err(UsageError(format!(
             "--out {shown} already exists; it is left alone (remove it, or choose another --out)"

@@ -211,6 +211,20 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
     }
 }
 
+/// Refuses (exit 2) an `--out` that is there and is not a regular file (a device, a
+/// directory): it is nothing to remove or replace, so it gets its own advice, to name a new file
+/// for `what` (`the network`, `the table`).
+fn refuse_out_not_regular(out: &Path, what: &str) -> anyhow::Result<()> {
+    if std::fs::metadata(out).is_ok_and(|meta| !meta.is_file()) {
+        return Err(UsageError(format!(
+            "--out {} is not a regular file: name a new file to write {what} to",
+            out.display()
+        ))
+        .into());
+    }
+    Ok(())
+}
+
 /// An `--out` file's directory must be there, and take a file, before the work whose end writes
 /// it: power11 makes its own data directory, but a directory the user names that does not exist
 /// is most likely a typo, and making it would hide the file where they will not look. Through a

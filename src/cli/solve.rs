@@ -1,7 +1,10 @@
 //! `power11 solve`: the exact 3x3 solver's table, read if it is there, else solved and written.
 
 use super::args::SolveArgs;
-use super::{StandardOutput, UsageError, check_out_directory_is_there, check_out_writable};
+use super::{
+    StandardOutput, UsageError, check_out_directory_is_there, check_out_writable,
+    refuse_out_not_regular,
+};
 use crate::files::best::data_dir;
 use crate::files::save::check_writable_beside;
 use crate::files::solutions::{self, Found};
@@ -153,14 +156,7 @@ fn table_place(
             Err(e) => Err(anyhow::anyhow!("cannot keep a table there: {e}")),
         };
     };
-    if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
-        // A device or a directory is nothing to remove: "remove it" would be wrong.
-        return Err(UsageError(format!(
-            "--out {} is not a regular file: name a new file to write the table to",
-            path.display()
-        ))
-        .into());
-    }
+    refuse_out_not_regular(path, "the table")?;
     // Only there: a whole table in a directory that takes no file is still read.
     check_out_directory_is_there(path, "--out")?;
     match solutions::read_table(path, rules) {

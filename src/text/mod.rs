@@ -412,18 +412,23 @@ Score: 4
         let mips = "+---+---+---+\n|   | 2 |   |\n+---+---+---+\n|   |   |   |\n+---+---+---+\n|128|   | 4 |\n+---+---+---+\n";
         let board = parse_board_file(mips).unwrap().current().board;
         assert_eq!(board.exponents(), &[0, 1, 0, 0, 0, 0, 7, 0, 2][..]);
-        let err = parse_board_file("+---+---+---+\n|   | 2 |   |\n| 2 |   |\n").unwrap_err();
-        assert_eq!(err.to_string(), "line 3: expected 3 cells, found 2");
-        let err = parse_board_file("+---+\n| 2 |\n2 0\n").unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "line 3: a row of a board drawn with '+---+' must start and end with '|'"
-        );
-        let err = parse_board_file("+---+---+\n| 2 |   |\n|   |   |\n+---+---+\n").unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "line 3: board size 2 is not between 3 and 8"
-        );
+        for (text, message) in [
+            (
+                "+---+---+---+\n|   | 2 |   |\n| 2 |   |\n",
+                "line 3: expected 3 cells, found 2",
+            ),
+            (
+                "+---+\n| 2 |\n2 0\n",
+                "line 3: a row of a board drawn with '+---+' must start and end with '|'",
+            ),
+            (
+                "+---+---+\n| 2 |   |\n|   |   |\n+---+---+\n",
+                "line 3: board size 2 is not between 3 and 8",
+            ),
+        ] {
+            let err = parse_board_file(text).unwrap_err();
+            assert_eq!(err.to_string(), message, "{text:?}");
+        }
         // A size line stays a size line.
         assert!(parse_board_file("3\n2\n0\n0\n0\n0\n0\n0\n0\n2\n").is_ok());
     }

@@ -78,12 +78,7 @@ fn a_board_file_of_another_size_than_the_variant_plays_with_the_default_player()
         ],
         "",
     );
-    assert_eq!(ran.code, 2);
-    assert!(
-        ran.stderr.contains("three.txt holds a 3x3 board"),
-        "{}",
-        ran.stderr
-    );
+    ran.assert_refused("three.txt holds a 3x3 board");
 }
 
 #[test]
