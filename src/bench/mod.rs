@@ -282,19 +282,11 @@ struct Tally {
     cpu_seconds: f64,
     /// Whether some game's CPU time is unknown (then `cpu_seconds` is not the whole run's).
     cpu_unknown: bool,
-    /// The indices of the games played, as increasing ranges `[start, end)` that neither
-    /// overlap nor touch (a run stopped early played only some).
-    played: Vec<[u64; 2]>,
 }
 
 impl Tally {
     fn add(mut self, index: u64, record: &GameRecord, time: GameTime) -> Tally {
         self.games += 1;
-        match self.played.last_mut() {
-            // A thread's games come in order: most extend the range they follow.
-            Some(last) if last[1] == index => last[1] += 1,
-            _ => self.played = union(std::mem::take(&mut self.played), &[[index, index + 1]]),
-        }
         self.wins += u64::from(record.won);
         *self.scores.entry(record.score).or_insert(0) += 1;
         *self
@@ -333,7 +325,6 @@ impl Tally {
         self.thread_seconds += other.thread_seconds;
         self.cpu_seconds += other.cpu_seconds;
         self.cpu_unknown |= other.cpu_unknown;
-        self.played = union(self.played, &other.played);
         self
     }
 
@@ -351,7 +342,6 @@ impl Tally {
             thread_seconds: report.thread_seconds,
             cpu_seconds: report.cpu_seconds.unwrap_or(0.0),
             cpu_unknown: report.cpu_seconds.is_none(),
-            played: report.game_ranges.clone(),
         }
     }
 
@@ -387,21 +377,6 @@ impl Tally {
         );
         sum / self.games as f64
     }
-}
-
-/// Ranges `a` and `b` (each increasing, neither overlapping nor touching) as one such list.
-fn union(a: Vec<[u64; 2]>, b: &[[u64; 2]]) -> Vec<[u64; 2]> {
-    let mut all = a;
-    all.extend_from_slice(b);
-    all.sort_unstable();
-    let mut out: Vec<[u64; 2]> = Vec::with_capacity(all.len());
-    for [start, end] in all {
-        match out.last_mut() {
-            Some(last) if start <= last[1] => last[1] = last[1].max(end),
-            _ => out.push([start, end]),
-        }
-    }
-    out
 }
 
 /// Plays the games on `config.jobs` threads, calling `progress` after each game. Once `stop`
@@ -453,7 +428,12 @@ pub fn run(
     };
     let run = Run {
         goal: config.rules.goal().map(tile_points),
-        game_ranges: tally.played.clone(),
+        // Every game taken was played, and they were taken in order.
+        game_ranges: if tally.games == 0 {
+            Vec::new()
+        } else {
+            vec![[config.first_game, config.first_game + tally.games]]
+        },
         seconds: started.elapsed().as_secs_f64(),
         jobs: config.jobs,
         identity,
@@ -634,7 +614,6 @@ mod tests {
             assert_eq!(merged.scores, whole.scores, "split at {split}");
             assert_eq!(merged.max_tile_counts, whole.max_tile_counts);
             assert_eq!(merged.unwon, vec![0, 2, 4]);
-            assert_eq!(merged.played, vec![[0, 5]], "split at {split}");
             assert_eq!((merged.games, merged.wins, merged.moves), (5, 2, 50));
         }
         assert_eq!(whole.nth_score(2), 700);
