@@ -337,6 +337,13 @@ pub(super) struct TrainArgs {
     /// TILE on learn from every game and the stages below are left as they are.
     #[arg(long, value_name = "TILE", allow_negative_numbers = true, value_parser = parse_tile, requires = "resume")]
     pub(super) start_at: Option<u8>,
+
+    /// Early-stage training (TILE must be one of the network's stage splits, above any
+    /// --start-at): every game, and every replay of its middle, ends after the move that first
+    /// makes TILE, valued from there by the network, so that the stages below TILE learn the
+    /// whole game's worth and the stages from TILE on are left as they are.
+    #[arg(long, value_name = "TILE", allow_negative_numbers = true, value_parser = parse_tile)]
+    pub(super) end_at: Option<u8>,
 }
 
 /// A tile value from 8 (the smallest a game makes rather than places) to 2^15 (the largest a

@@ -196,6 +196,7 @@ pub(super) fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     } else {
         new_network(args)
     };
+    check_end_at(args, &network)?;
     let threads = match args.threads {
         Some(t) => t as usize,
         None => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
@@ -214,6 +215,7 @@ pub(super) fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         schedule,
         lambda: args.lambda,
         rewind: !args.no_rewind,
+        end_at: args.end_at,
         out: out.clone(),
         checkpoint_every: Duration::from_secs_f64(args.checkpoint_minutes * 60.0),
         starts: Vec::new(),
@@ -299,13 +301,22 @@ fn resumed_network(args: &TrainArgs, out: &Path) -> anyhow::Result<Network> {
         );
         return Err(UsageError(message).into());
     }
-    if let Some(stages) = args.stages.as_ref().filter(|&s| s != network.stages()) {
-        let message = format!(
-            "{holder} holds a network with {}, not {stages}",
-            network.stages()
-        );
-        return Err(UsageError(message).into());
-    }
+    let network = match args.stages.as_ref().filter(|&s| s != network.stages()) {
+        Some(stages) => {
+            let from = network.stages().clone();
+            let split = network
+                .split(stages.clone())
+                .map_err(|e| UsageError(format!("--stages: {holder}: {e}")))?;
+            super::note_as(
+                "power11 train",
+                format_args!(
+                    "the network's {from} become {stages}: each new stage starts as a copy of the one it was part of"
+                ),
+            );
+            split
+        }
+        None => network,
+    };
     if let Some(exponent) = args
         .start_at
         .filter(|e| !network.stages().thresholds().contains(e))
@@ -321,6 +332,39 @@ fn resumed_network(args: &TrainArgs, out: &Path) -> anyhow::Result<Network> {
         return Err(UsageError(message).into());
     }
     Ok(network)
+}
+
+/// Refuses (exit 2) an `--end-at` tile that does not start one of `network`'s stages, or that
+/// is not above `--start-at`: its games would move the weights of the boards after the tile
+/// too, or end before they start.
+fn check_end_at(args: &TrainArgs, network: &Network) -> anyhow::Result<()> {
+    let Some(end) = args.end_at else {
+        return Ok(());
+    };
+    let tile = 1u64 << end;
+    if !network.stages().thresholds().contains(&end) {
+        let hint = if args.resume {
+            format!(
+                "add the split with --stages (all of {}, and {tile})",
+                network.stages()
+            )
+        } else {
+            format!("give --stages with {tile} among them")
+        };
+        let message = format!(
+            "--end-at {tile}: the network has {}, and early-stage training must end at one of its splits (a stage that starts at {tile}): {hint}",
+            network.stages()
+        );
+        return Err(UsageError(message).into());
+    }
+    if let Some(start) = args.start_at.filter(|&start| start >= end) {
+        let message = format!(
+            "--end-at {tile} must be above --start-at {}: its games would end before they start",
+            1u64 << start
+        );
+        return Err(UsageError(message).into());
+    }
+    Ok(())
 }
 
 /// A new network: the tuple set and stages given (or the defaults), starting at `--optimistic`.
@@ -600,6 +644,9 @@ fn learning_words(config: &TrainConfig, coherence: bool) -> String {
     }
     if config.rewind {
         words.push("rewinds".to_string());
+    }
+    if let Some(end) = config.end_at {
+        words.push(format!("games ending at {}", 1u64 << end));
     }
     let schedule = config.schedule;
     let (rate, final_rate) = (

@@ -34,6 +34,10 @@ pub struct Learning {
     /// halfway through it (a new tile drawn anew), and so on from the middle of each replay
     /// until one is that short.
     pub rewind: bool,
+    /// Early-stage training: a game (and each rewind) ends after the move that first makes a
+    /// tile of this exponent or more; that afterstate is not learned, and its value is the
+    /// rest of the game's ([`learn_from_tail`]), so the stages from that tile on never move.
+    pub end_at: Option<u8>,
 }
 
 impl Learning {
@@ -43,6 +47,7 @@ impl Learning {
             rate,
             lambda: 0.0,
             rewind: false,
+            end_at: None,
         }
     }
 }
@@ -156,12 +161,24 @@ fn play_and_learn<R: Rng + ?Sized>(
     path.clear();
     let mut board = start;
     let mut score = 0;
-    while let Some((after, reward, _)) = greedy(network, board) {
-        path.push((after.bits(), reward));
+    // The λ-return beyond the last afterstate in `path`: 0 when the game ended there.
+    let mut tail = 0.0;
+    while let Some((after, reward, value)) = greedy(network, board) {
         score += reward;
+        if learning
+            .end_at
+            .is_some_and(|end| after.max_exponent() >= end)
+        {
+            // Its afterstate's target would be its own value: its reward and value are the
+            // return of the move before it, and the afterstate itself is left as it is.
+            tail = reward as f32 + value;
+            board = after;
+            break;
+        }
+        path.push((after.bits(), reward));
         board = spawn(after, rng);
     }
-    learn_from(network, learning, path);
+    learn_from_tail(network, learning, path, tail);
     Outcome {
         score,
         moves: path.len() as u64,
@@ -186,11 +203,18 @@ pub fn play_until<R: Rng + ?Sized>(network: &Network, exponent: u8, rng: &mut R)
 /// ended after it). With λ = 0 the target is the next move's reward plus the next afterstate's
 /// updated value, exactly (`0 * x` and `1 * x` are exact in floating point).
 pub fn learn_from(network: &Network, learning: Learning, path: &[(u64, u64)]) {
+    learn_from_tail(network, learning, path, 0.0);
+}
+
+/// [`learn_from`] a game that goes on after `path` (early-stage training ends it at a tile):
+/// `tail` is the λ-return of the last afterstate in `path`, the next move's reward plus the
+/// value of the board it made, which is not learned.
+pub fn learn_from_tail(network: &Network, learning: Learning, path: &[(u64, u64)], tail: f32) {
     let lambda = learning.lambda;
     // Invariant: `target` is the λ-return of the afterstate being updated: the next move's
     // reward, plus λ times the next afterstate's own target and 1 - λ times its updated value
-    // (0 after the last move).
-    let mut target = 0.0f32;
+    // (`tail` after the last afterstate in `path`).
+    let mut target = tail;
     for (k, &(after, reward)) in path.iter().enumerate().rev() {
         // The next afterstate's weights arrive while this one is learned.
         if let Some(&(earlier, _)) = k.checked_sub(1).and_then(|j| path.get(j)) {
@@ -204,7 +228,7 @@ pub fn learn_from(network: &Network, learning: Learning, path: &[(u64, u64)]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learning::ntuple::{Stages, TupleSet};
+    use crate::learning::ntuple::{Stages, TupleSet, max_exponent};
     use crate::model::random::seeded;
 
     /// A board whose 16 features (2 row tuples x 8 images) read 16 different weights: every
@@ -264,6 +288,39 @@ mod tests {
         assert_eq!(first_value_of_a(0.0), 5.0);
         assert_eq!(first_value_of_a(0.5), 5.5);
         assert_eq!(first_value_of_a(1.0), 6.0);
+    }
+
+    #[test]
+    #[allow(clippy::float_cmp)] // sums of binary fractions: exact
+    fn a_game_ended_at_a_tile_learns_toward_the_value_of_the_rest() {
+        let network = Network::new(TupleSet::Rows, Stages::single());
+        let (a, b) = (distinct(0), distinct(5));
+        // b, the last afterstate kept, is followed by a move worth 4 to a board worth 12:
+        // its target is 16, and half its error is learned.
+        learn_from_tail(&network, Learning::td0(0.25), &[(a, 0), (b, 8)], 16.0);
+        assert_eq!(network.value(b), 8.0);
+        // a's target is b's reward and b's new value.
+        assert_eq!(network.value(a), 8.0);
+    }
+
+    #[test]
+    fn a_game_with_an_end_stops_at_its_tile_and_never_learns_past_it() {
+        let network = Network::new(TupleSet::Rows, Stages::single());
+        let mut rng = seeded(3);
+        let mut path = Vec::new();
+        let learning = Learning {
+            end_at: Some(5),
+            ..Learning::td0(0.1)
+        };
+        for _ in 0..50 {
+            let outcome = learn_game(&network, learning, &mut rng, &mut path);
+            assert!(outcome.max_exponent <= 5, "{outcome:?}");
+            assert!(path.iter().all(|&(after, _)| max_exponent(after) < 5));
+        }
+        let ended = (0..50)
+            .filter(|_| learn_game(&network, learning, &mut rng, &mut path).max_exponent == 5)
+            .count();
+        assert!(ended > 0, "no game made a 32");
     }
 
     #[test]

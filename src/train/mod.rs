@@ -130,6 +130,9 @@ pub struct TrainConfig {
     pub lambda: f32,
     /// Whether long games are played again from their middle ([`Learning::rewind`]).
     pub rewind: bool,
+    /// Early-stage training: games end at the first tile of this exponent
+    /// ([`Learning::end_at`]).
+    pub end_at: Option<u8>,
     /// Where the network is written.
     pub out: PathBuf,
     /// How often it is written while training.
@@ -186,6 +189,9 @@ pub struct Progress {
     pub done: f64,
     /// Checkpoints written so far in this run.
     pub checkpoints: u64,
+    /// Where its games end ([`TrainConfig::end_at`]): reach rates of larger tiles are not
+    /// shown, as no game makes them.
+    pub end_at: Option<u8>,
 }
 
 /// How many recent games the rolling figures cover.
@@ -202,6 +208,7 @@ impl Progress {
         let reach: Vec<String> = REACH_SHOWN
             .iter()
             .zip(self.recent_reach)
+            .filter(|&(&e, _)| self.end_at.is_none_or(|end| e <= end))
             .map(|(&e, part)| format!("{} {:.1}%", 1u64 << e, 100.0 * part))
             .collect();
         let rate = rate_words(self.rate);
@@ -386,6 +393,7 @@ pub fn run(
         rate: config.schedule.rate,
         done: 0.0,
         checkpoints: 0,
+        end_at: config.end_at,
     };
     // What has been recorded in the network's counters so far.
     let mut recorded = Training::default();
@@ -474,6 +482,7 @@ fn play_games(
             rate: config.schedule.rate_at(done),
             lambda: config.lambda,
             rewind: config.rewind,
+            end_at: config.end_at,
         };
         let mut rng = seeded(training_game_seed(
             config.seed,
@@ -559,6 +568,7 @@ mod tests {
             schedule: Schedule::default(),
             lambda: 0.0,
             rewind: false,
+            end_at: None,
             out,
             checkpoint_every: Duration::from_secs(3600),
             starts,
@@ -644,6 +654,32 @@ mod tests {
     }
 
     #[test]
+    fn early_stage_training_moves_only_the_early_stages_weights() {
+        let network = small_network(300);
+        let never = AtomicBool::new(false);
+        let before_late = network.stage_values(1);
+        let before_early = network.stage_values(0);
+        assert!(before_late.is_some(), "the small network makes a 64");
+        let dir = tempfile::tempdir().unwrap();
+        let config = TrainConfig {
+            end_at: Some(6),
+            ..quick_run(100, dir.path().join("w.p11w"), Vec::new())
+        };
+        let last = run(&network, &config, &never, &mut |_| {}).unwrap();
+        assert_eq!(last.games, 100);
+        assert!(network.stage_values(1) == before_late, "stage 1 moved");
+        assert!(
+            network.stage_values(0) != before_early,
+            "stage 0 learned nothing"
+        );
+        // Without an end, the same games move stage 1 too.
+        let again = small_network(300);
+        let config = quick_run(100, dir.path().join("v.p11w"), Vec::new());
+        run(&again, &config, &never, &mut |_| {}).unwrap();
+        assert!(again.stage_values(1) != before_late);
+    }
+
+    #[test]
     fn a_network_read_to_play_is_refused_rather_than_trained_in_vain() {
         let bytes = small_network(50).to_bytes();
         let frozen =
@@ -701,11 +737,22 @@ mod tests {
             rate: 0.1,
             done: 0.5,
             checkpoints: 1,
+            end_at: None,
         };
         assert_eq!(
             progress.line(),
             "1200 games, 1.50M moves/s; last 1000: mean score 21000, \
              2048 90.0% 4096 50.0% 8192 10.0% 16384 0.0% 32768 0.0%; rate 0.1"
+        );
+        // Games that end at 4096 make no larger tile: their rates are not shown.
+        let ended = Progress {
+            end_at: Some(12),
+            ..progress.clone()
+        };
+        assert_eq!(
+            ended.line(),
+            "1200 games, 1.50M moves/s; last 1000: mean score 21000, 2048 90.0% 4096 50.0%; \
+             rate 0.1"
         );
         let rate_shown = |rate: f32| {
             let line = Progress {

@@ -1177,6 +1177,101 @@ fn late_stage_training_starts_at_the_tile_and_leaves_the_early_stage_alone() {
 }
 
 #[test]
+fn early_stage_training_splits_the_stages_and_leaves_the_late_ones_alone() {
+    let run = Run::new();
+    train_with(&run, "w.p11w", "1000", &["--stages", "256,32768"]);
+    let before = std::fs::read(run.path("w.p11w")).unwrap();
+    let early = |more: &[&str]| {
+        let args = [
+            "train",
+            "--games",
+            "100",
+            "--threads",
+            "1",
+            "--seed",
+            "8",
+            "--out",
+            "w.p11w",
+            "--resume",
+        ];
+        run.run(&[&args[..], more].concat(), "")
+    };
+    // Refused with exit code 2, in one line, the file untouched.
+    let refused = |more: &[&str], message: &str| {
+        let ran = early(more);
+        assert_eq!(ran.code, 2, "{}", ran.stderr);
+        assert!(ran.stderr.contains(message), "{}", ran.stderr);
+        assert_eq!(ran.stderr.lines().count(), 1, "{}", ran.stderr);
+        assert!(std::fs::read(run.path("w.p11w")).unwrap() == before);
+    };
+    refused(
+        &["--end-at", "64"],
+        "--end-at 64: the network has stages split at 256, 32768, and early-stage training must \
+         end at one of its splits (a stage that starts at 64): add the split with --stages",
+    );
+    refused(
+        &["--stages", "64,512,32768", "--end-at", "64"],
+        "--stages: w.p11w: a network with stages split at 256, 32768 cannot become one with \
+         stages split at 64, 512, 32768: splits may be added, never moved or removed",
+    );
+    refused(
+        &["--start-at", "256", "--end-at", "256"],
+        "--end-at 256 must be above --start-at 256",
+    );
+
+    let ran = early(&["--stages", "64,256,32768", "--end-at", "256"]);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains(
+            "the network's stages split at 256, 32768 become stages split at 64, 256, 32768: \
+             each new stage starts as a copy of the one it was part of"
+        ),
+        "{}",
+        ran.stderr
+    );
+    // The old file's sums are of other stages: they start anew, and say why.
+    assert!(
+        ran.stderr
+            .contains("the sums are of the weights before the stages were split"),
+        "{}",
+        ran.stderr
+    );
+    assert!(
+        ran.stdout.contains("games ending at 256") && ran.stdout.contains("1100 games trained"),
+        "{}",
+        ran.stdout
+    );
+    // Games ended at 256: the stages below it learned, the one from 256 kept its weights.
+    let after = std::fs::read(run.path("w.p11w")).unwrap();
+    assert!(stage_bytes(&after, 4, 2) == stage_bytes(&before, 3, 1));
+    assert!(stage_bytes(&after, 4, 0) != stage_bytes(&before, 3, 0));
+    assert!(stage_bytes(&after, 4, 1) != stage_bytes(&before, 3, 0));
+    // The split is the file's now: resumed as it is, or split again, and --end-at needs no
+    // --resume on a new network that has the split.
+    let ran = early(&["--end-at", "64"]);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    succeeds(
+        &run,
+        &[
+            "train",
+            "--games",
+            "20",
+            "--threads",
+            "1",
+            "--out",
+            "n.p11w",
+            "--tuples",
+            "2x4",
+            "--stages",
+            "128",
+            "--end-at",
+            "128",
+        ],
+        &[],
+    );
+}
+
+#[test]
 fn resume_without_a_network_goes_on_from_the_shipped_one() {
     let run = Run::new();
     let shipped = Network::from_bytes(power11::weights::SHIPPED_WEIGHTS).unwrap();

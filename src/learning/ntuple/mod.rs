@@ -188,6 +188,17 @@ pub enum NetworkError {
     /// The header passes its checksum but says something this program cannot use.
     #[error("the weight file's header is not usable: {0}")]
     Header(String),
+    /// A split of a network's stages that would move or remove one of its splits
+    /// ([`Network::split`]): what the stage on one side of it learned would be lost.
+    #[error(
+        "a network with {from} cannot become one with {to}: splits may be added, never moved or removed (that would lose what a stage learned)"
+    )]
+    NotASplit {
+        /// The network's stages.
+        from: Stages,
+        /// The stages asked for.
+        to: Stages,
+    },
 }
 
 /// Why a network's coherence sums could not be read back ([`Network::read_coherence`]).
@@ -210,6 +221,10 @@ pub enum CoherenceError {
     /// The file was damaged or cut.
     #[error("the coherence file is damaged or cut short (its checksum does not match)")]
     Checksum,
+    /// The network was not read from the weight file whose sums these are (its stages were
+    /// split since, [`Network::split`]): they are the sums of other weights.
+    #[error("the sums are of the weights before the stages were split")]
+    NotFromFile,
     /// The network does not track coherence: there is nowhere to read sums into.
     #[error("the network does not track coherence")]
     NotTracked,
@@ -283,6 +298,33 @@ impl Table {
                     *v = f16_value(b);
                 }
                 values[..features.len()].iter().sum()
+            }
+        }
+    }
+
+    /// A copy, in memory of its own (zeros are not written: memory never written costs
+    /// nothing).
+    fn duplicate(&self) -> Table {
+        match self {
+            Table::Learning(from) => {
+                let table: Box<[AtomicU32]> = zeroed(from.len());
+                for (to, w) in table.iter().zip(from) {
+                    let w = w.load(Ordering::Relaxed);
+                    if w != 0 {
+                        to.store(w, Ordering::Relaxed);
+                    }
+                }
+                Table::Learning(table)
+            }
+            Table::Frozen(from) => {
+                let table: Box<[AtomicU16]> = zeroed(from.len());
+                for (to, w) in table.iter().zip(from) {
+                    let w = w.load(Ordering::Relaxed);
+                    if w != 0 {
+                        to.store(w, Ordering::Relaxed);
+                    }
+                }
+                Table::Frozen(table)
             }
         }
     }
@@ -467,6 +509,55 @@ impl Network {
             let _ = write!(text, ", file crc32 {sum:08x}");
         }
         text
+    }
+
+    /// This network with its stages split further at `stages`, whose splits must include all
+    /// of its own: each new stage starts with a copy of the weights of the stage that held its
+    /// boards (none where that stage had none), so every board is valued as before, to the
+    /// bit. The copy is a new network: it was read from no file (no checksum), and coherence
+    /// sums, which are of the old stages, start anew when training tracks them.
+    pub fn split(self, stages: Stages) -> Result<Network, NetworkError> {
+        let kept = self
+            .stages
+            .thresholds
+            .iter()
+            .all(|e| stages.thresholds.contains(e));
+        if !kept {
+            return Err(NetworkError::NotASplit {
+                from: self.stages,
+                to: stages,
+            });
+        }
+        let mut out = Network::unfilled(self.set, stages);
+        *out.training
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = self.training();
+        let mut old: Vec<Option<Table>> = self
+            .tables
+            .into_vec()
+            .into_iter()
+            .map(OnceLock::into_inner)
+            .collect();
+        // The old stage that held new stage k's boards: the one of its smallest exponent.
+        let thresholds = out.stages.thresholds.clone();
+        let old_of = |k: usize| match k {
+            0 => 0,
+            _ => self.stages.of(thresholds[k - 1]),
+        };
+        // New stages from the top down, so that the lowest new stage of each old one takes
+        // its table and the ones above it take copies.
+        for k in (0..out.stages.count()).rev() {
+            let from = old_of(k);
+            let table = if k == 0 || old_of(k - 1) != from {
+                old[from].take()
+            } else {
+                old[from].as_ref().map(Table::duplicate)
+            };
+            if let Some(table) = table {
+                out.set_table(k, table);
+            }
+        }
+        Ok(out)
     }
 
     /// How many stages have weights of their own (trained, or promoted from below).
@@ -1107,6 +1198,88 @@ mod tests {
         assert_eq!(net.stages_trained(), 2);
         assert!(net.value(late) > before);
         assert!((net.value(early) - early_value).abs() < 1e-6);
+    }
+
+    /// Random boards of every stage: tiles up to 2^15 in random cells.
+    fn random_boards(count: usize) -> Vec<u64> {
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        (0..count)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                state ^ (state >> 29)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_split_network_values_every_board_as_before_and_its_new_stage_learns_alone() {
+        // Stage 0 and stage 1 (from 64) trained, stage 2 (from 2048) never reached.
+        let net = Network::new(TupleSet::Rows, Stages::split_at(&[6, 11]).unwrap());
+        let boards = random_boards(5000);
+        for (k, &board) in boards.iter().enumerate().take(2000) {
+            net.adjust(board & 0x5555_5555_5555_5555, (k % 7) as f32 - 3.0);
+        }
+        net.adjust(bits(&[[64, 2, 0, 0], [0; 4], [0; 4], [0; 4]]), 5.0);
+        assert_eq!(net.stages_trained(), 2);
+        let bytes = net.to_bytes();
+        let played = Network::from_bytes_for(&bytes, WeightUse::Play).unwrap();
+        let played_before: Vec<u32> = boards.iter().map(|&b| played.value(b).to_bits()).collect();
+
+        // Splits at 16 (inside stage 0) and 64 and 2048 kept; as read from a file, where the
+        // weights are f16.
+        let net = Network::from_bytes(&bytes).unwrap();
+        let wider = Stages::split_at(&[4, 6, 11]).unwrap();
+        let split = net.split(wider.clone()).unwrap();
+        assert_eq!(split.stages(), &wider);
+        // Stages 0 and 1 are copies of the old stage 0, stage 2 holds the old stage 1, and
+        // the old stage 2 had no weights: neither has its new stage 3.
+        assert_eq!(split.stages_trained(), 3);
+        assert!(split.stage_values(0) == split.stage_values(1));
+        assert!(split.stage_values(3).is_none());
+        assert_eq!(split.file_checksum(), None);
+        let after: Vec<u32> = boards.iter().map(|&b| split.value(b).to_bits()).collect();
+        assert!(after == played_before, "a split moved a value");
+
+        // The new stage learns alone: an adjustment of a board below 16 leaves 16-63 alone.
+        let small = bits(&[[8, 2, 0, 0], [0; 4], [0; 4], [0; 4]]);
+        let middle = bits(&[[8, 2, 16, 0], [0; 4], [0; 4], [0; 4]]);
+        let (small_before, middle_before) = (split.value(small), split.value(middle));
+        split.adjust(small, 4.0);
+        assert!(split.value(small) > small_before);
+        assert_eq!(split.value(middle).to_bits(), middle_before.to_bits());
+
+        // A network read to play splits too, and keeps its values.
+        let frozen = Network::from_bytes_for(&bytes, WeightUse::Play)
+            .unwrap()
+            .split(wider)
+            .unwrap();
+        assert!(frozen.is_frozen());
+        let frozen_after: Vec<u32> = boards.iter().map(|&b| frozen.value(b).to_bits()).collect();
+        assert!(frozen_after == played_before);
+
+        // Moving or removing a split is refused.
+        for to in [&[4, 11][..], &[7, 11], &[]] {
+            let refused = Network::from_bytes(&bytes)
+                .unwrap()
+                .split(Stages::split_at(to).unwrap());
+            assert!(
+                matches!(refused, Err(NetworkError::NotASplit { .. })),
+                "{to:?}"
+            );
+        }
+        let message = Network::from_bytes(&bytes)
+            .unwrap()
+            .split(Stages::single())
+            .err()
+            .unwrap()
+            .to_string();
+        assert_eq!(
+            message,
+            "a network with stages split at 64, 2048 cannot become one with one stage: splits \
+             may be added, never moved or removed (that would lose what a stage learned)"
+        );
     }
 
     #[test]
