@@ -11,6 +11,9 @@ pub enum PictureError {
     /// Something else is at the path: it is never replaced.
     #[error("{}: not an SVG picture; it is left alone (choose another file to draw in)", .0.display())]
     NotAPicture(std::path::PathBuf),
+    /// An SVG picture that power11 did not draw: someone's drawing, never replaced.
+    #[error("{}: an SVG picture that power11 did not draw; it is left alone (choose another file to draw in)", .0.display())]
+    NotOurs(std::path::PathBuf),
     /// A directory: a picture is drawn in a file.
     #[error("{}: a directory; name a file in it to draw in ({})", .0.display(), .0.join("plot.svg").display())]
     Directory(std::path::PathBuf),
@@ -19,16 +22,44 @@ pub enum PictureError {
     File(#[from] FileError),
 }
 
-/// Writes the SVG document `svg` to `path` atomically: a new file, or one that is already an
-/// SVG picture (an earlier run's, drawn again). Any other file is left alone.
+/// What marks a picture as power11's: a comment just inside its root element, so that the
+/// next run may draw over it and over nobody else's.
+pub const MARK: &str = "<!-- drawn by power11 -->";
+
+/// Titles every picture of power11 0.3.0 to 0.3.6 has (written before [`MARK`]): pictures of
+/// those versions are drawn over too.
+const EARLIER_TITLES: [&str; 2] = [
+    "Rolling mean score of the training games",
+    "Reached, with 95% intervals (",
+];
+
+/// Writes the SVG document `svg` to `path` atomically, marked as power11's ([`MARK`]): a new
+/// file, an empty one, or a picture power11 drew (an earlier run's, drawn again). Any other
+/// file is left alone.
 pub fn write_svg(path: &Path, svg: &str) -> Result<(), PictureError> {
     check_svg_target(path)?;
-    write_atomic(path, svg.as_bytes())?;
+    write_atomic(path, marked(svg).as_bytes())?;
     Ok(())
 }
 
+/// `svg` with [`MARK`] after the root element's start tag (at the start when it has none).
+fn marked(svg: &str) -> String {
+    let at = svg
+        .find("<svg")
+        .and_then(|start| svg[start..].find('>').map(|end| start + end + 1))
+        .unwrap_or(0);
+    format!("{}\n{MARK}{}", &svg[..at], &svg[at..])
+}
+
+/// Whether an SVG document's `bytes` were drawn by power11.
+fn is_ours(bytes: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(bytes);
+    text.contains(MARK) || EARLIER_TITLES.iter().any(|title| text.contains(title))
+}
+
 /// Whether a picture may be drawn at `path` (nothing there, an empty file, or an SVG picture
-/// that is not read-only), checked before a long run as well as when it is written.
+/// power11 drew that is not read-only), checked before a long run as well as when it is
+/// written.
 pub fn check_svg_target(path: &Path) -> Result<(), PictureError> {
     match std::fs::metadata(path) {
         // Nothing there, or a link to nothing (writing makes the file it names).
@@ -37,10 +68,13 @@ pub fn check_svg_target(path: &Path) -> Result<(), PictureError> {
         _ => {}
     }
     // An empty file (`touch`, `mktemp`) holds nothing to lose, as for saves.
-    let replaceable = read_regular(path, 64 << 20, Expect::Text)
-        .is_ok_and(|bytes| bytes.trim_ascii().is_empty() || is_svg(&bytes));
-    if !replaceable {
-        return Err(PictureError::NotAPicture(path.to_path_buf()));
+    match read_regular(path, 64 << 20, Expect::Text) {
+        Ok(bytes) if bytes.trim_ascii().is_empty() => {}
+        Ok(bytes) if is_svg(&bytes) && !is_ours(&bytes) => {
+            return Err(PictureError::NotOurs(path.to_path_buf()));
+        }
+        Ok(bytes) if is_svg(&bytes) => {}
+        _ => return Err(PictureError::NotAPicture(path.to_path_buf())),
     }
     let target = resolve_links(path).map_err(|error| FileError::Io {
         path: path.to_path_buf(),
@@ -83,7 +117,23 @@ fn is_svg(bytes: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::is_svg;
+    use super::{MARK, is_ours, is_svg, marked};
+
+    #[test]
+    fn a_picture_is_marked_inside_its_root_and_known_as_ours_by_the_mark_or_an_old_title() {
+        let drawn = marked("<svg width=\"10\" height=\"10\">\n<rect/>\n</svg>\n");
+        assert_eq!(
+            drawn,
+            format!("<svg width=\"10\" height=\"10\">\n{MARK}\n<rect/>\n</svg>\n")
+        );
+        assert!(is_svg(drawn.as_bytes()) && is_ours(drawn.as_bytes()));
+        let old_curve = "<svg>\n<text>Rolling mean score of the training games</text></svg>";
+        let old_bench = "<svg>\n<text>Reached, with 95% intervals (random)</text></svg>";
+        assert!(is_ours(old_curve.as_bytes()) && is_ours(old_bench.as_bytes()));
+        assert!(!is_ours(
+            b"<svg xmlns=\"http://www.w3.org/2000/svg\"><circle r=\"4\"/></svg>"
+        ));
+    }
 
     #[test]
     fn only_a_document_whose_root_is_svg_is_a_picture() {

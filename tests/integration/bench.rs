@@ -738,16 +738,30 @@ fn plot_never_draws_over_a_page_that_only_mentions_svg_and_says_what_it_cannot_u
         assert!(ran.stderr.contains("not an SVG picture"), "{}", ran.stderr);
         assert_eq!(std::fs::read_to_string(run.path(name)).unwrap(), text);
     }
-    // A picture with an XML declaration, a comment or a doctype first is one.
-    let svg = "<?xml version=\"1.0\"?>\n<!-- drawn -->\n<!DOCTYPE svg>\n<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>\n";
-    std::fs::write(run.path("old.svg"), svg).unwrap();
+    // Regression: someone's own SVG picture was drawn over. It is a picture (an XML
+    // declaration, a comment or a doctype may come first) but not one of ours: left alone.
+    let svg = "<?xml version=\"1.0\"?>\n<!-- drawn -->\n<!DOCTYPE svg>\n<svg xmlns=\"http://www.w3.org/2000/svg\"><circle r=\"4\"/></svg>\n";
+    std::fs::write(run.path("logo.svg"), svg).unwrap();
+    let ran = plot("logo.svg");
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert_eq!(
+        ran.stderr,
+        "power11: logo.svg: an SVG picture that power11 did not draw; it is left alone (choose \
+         another file to draw in)\n"
+    );
+    assert_eq!(std::fs::read_to_string(run.path("logo.svg")).unwrap(), svg);
+    // Ours, from this version (its mark) or an earlier one (its title), is drawn over.
+    let earlier = svg.replace(
+        "<circle r=\"4\"/>",
+        "<text>Reached, with 95% intervals (random)</text>",
+    );
+    std::fs::write(run.path("old.svg"), earlier).unwrap();
     let ran = plot("old.svg");
     assert_eq!(ran.code, 0, "{}", ran.stderr);
-    assert!(
-        std::fs::read_to_string(run.path("old.svg"))
-            .unwrap()
-            .contains("2 games")
-    );
+    let drawn = std::fs::read_to_string(run.path("old.svg")).unwrap();
+    assert!(drawn.contains("2 games") && drawn.contains("<!-- drawn by power11 -->"));
+    let ran = plot("old.svg");
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
     // Regression (hostile-user review): an empty file (`touch`, `mktemp --suffix .svg`) holds
     // nothing to lose, and is drawn in; a directory is named as one.
     for empty in ["", "\n \n"] {
