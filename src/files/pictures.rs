@@ -26,7 +26,7 @@ pub enum PictureError {
 /// next run may draw over it and over nobody else's.
 pub const MARK: &str = "<!-- drawn by power11 -->";
 
-/// Titles every picture of power11 0.3.0 to 0.3.6 has (written before [`MARK`]): pictures of
+/// Titles every picture of power11 0.3.0 to 0.3.5 has (drawn before [`MARK`]): pictures of
 /// those versions are drawn over too.
 const EARLIER_TITLES: [&str; 2] = [
     "Rolling mean score of the training games",
