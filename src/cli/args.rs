@@ -259,8 +259,8 @@ pub(super) struct TrainArgs {
     #[arg(long, value_name = "FILE")]
     pub(super) out: Option<PathBuf>,
 
-    /// Go on training the network in the output file (its tuples and stages), or, if there is
-    /// none yet, the network shipped in power11.
+    /// Go on training the network in the output file (its tuples and stages; --stages may add
+    /// splits), or, if there is none yet, the network shipped in power11.
     #[arg(long)]
     pub(super) resume: bool,
 
@@ -274,7 +274,9 @@ pub(super) struct TrainArgs {
     pub(super) tuples: Option<TupleSet>,
 
     /// Where a new network's stages split: tiles from 4 to 32768 that start a stage with weights
-    /// of its own, or `none` for one stage [default: 16384,32768].
+    /// of its own, or `none` for one stage [default: 16384,32768]. With --resume, splits to
+    /// add to the network's (all of its own among them): each new stage starts as a copy of
+    /// the one it was part of.
     #[arg(long, value_name = "TILES", value_parser = parse_stages)]
     pub(super) stages: Option<Stages>,
 
@@ -338,11 +340,11 @@ pub(super) struct TrainArgs {
     #[arg(long, value_name = "TILE", allow_negative_numbers = true, value_parser = parse_tile, requires = "resume")]
     pub(super) start_at: Option<u8>,
 
-    /// Early-stage training (TILE must be one of the network's stage splits, above any
-    /// --start-at): every game, and every replay of its middle, ends after the move that first
+    /// Early-stage training (with --resume; TILE must be one of the network's stage splits,
+    /// its stage trained, above any --start-at): every game, and every replay of its middle, ends after the move that first
     /// makes TILE, valued from there by the network, so that the stages below TILE learn the
     /// whole game's worth and the stages from TILE on are left as they are.
-    #[arg(long, value_name = "TILE", allow_negative_numbers = true, value_parser = parse_tile)]
+    #[arg(long, value_name = "TILE", allow_negative_numbers = true, value_parser = parse_tile, requires = "resume")]
     pub(super) end_at: Option<u8>,
 }
 
@@ -492,7 +494,8 @@ pub(super) struct BenchArgs {
     pub(super) json: bool,
 
     /// Also draw the reach rates (with their 95% intervals) and the histogram of scores, as an
-    /// SVG picture in FILE (a new file, or an SVG picture it replaces).
+    /// SVG picture in FILE (a new file, an empty one, or a picture power11 drew, which it
+    /// replaces; anyone else's picture is left alone).
     #[arg(long, value_name = "FILE")]
     pub(super) plot: Option<PathBuf>,
 

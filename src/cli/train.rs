@@ -9,7 +9,9 @@ use crate::files::weights::{
     CoherenceFileError, WeightsFileError, coherence_path, default_path, read_coherence,
     read_weights, shipped_network,
 };
-use crate::learning::ntuple::{COHERENCE_MAGIC, WEIGHTS_MAGIC, WeightUse};
+use crate::learning::ntuple::{
+    COHERENCE_MAGIC, MAX_STAGES, NetworkError, WEIGHTS_MAGIC, WeightUse,
+};
 use crate::model::named::Named;
 use crate::model::random::os_seed;
 use crate::players::{Network, Stages, TupleSet};
@@ -191,12 +193,11 @@ pub(super) fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     if !args.no_coherence {
         check_coherence_out(&out)?;
     }
-    let mut network = if args.resume {
+    let (mut network, split_to) = if args.resume {
         resumed_network(args, &out)?
     } else {
-        new_network(args)
+        (new_network(args), None)
     };
-    check_end_at(args, &network)?;
     let threads = match args.threads {
         Some(t) => t as usize,
         None => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
@@ -208,6 +209,11 @@ pub(super) fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         (None, None) => unreachable!("clap requires a budget"),
     };
     let schedule = schedule_for(args, &out, &mut network);
+    // Split once its coherence sums are read: they go with the weights they were gathered on.
+    let network = match split_to {
+        Some(stages) => split_network(network, &stages)?,
+        None => network,
+    };
     let mut config = TrainConfig {
         budget,
         threads,
@@ -268,9 +274,11 @@ fn weights_out(args: &TrainArgs) -> anyhow::Result<PathBuf> {
 }
 
 /// The network in `out` that `--resume` trains on (the shipped network if there is no file
-/// yet), refused (exit 2) if it is not the one the arguments describe (tuple set, stages, a
-/// `--start-at` tile among its splits).
-fn resumed_network(args: &TrainArgs, out: &Path) -> anyhow::Result<Network> {
+/// yet), and the stages `--stages` splits it into, if it asks for more splits than it has;
+/// refused (exit 2), before anything is split or written, if it is not a network the
+/// arguments can train (another tuple set, splits moved or removed, a `--start-at` or
+/// `--end-at` tile that does not start a stage).
+fn resumed_network(args: &TrainArgs, out: &Path) -> anyhow::Result<(Network, Option<Stages>)> {
     // What the refusals below name: the file, or the shipped network when there is none.
     let mut holder = out.display().to_string();
     let network = match read_weights(out, WeightUse::Training) {
@@ -301,59 +309,64 @@ fn resumed_network(args: &TrainArgs, out: &Path) -> anyhow::Result<Network> {
         );
         return Err(UsageError(message).into());
     }
-    let network = match args.stages.as_ref().filter(|&s| s != network.stages()) {
-        Some(stages) => {
-            let from = network.stages().clone();
-            let split = network
-                .split(stages.clone())
-                .map_err(|e| UsageError(format!("--stages: {holder}: {e}")))?;
-            super::note_as(
-                "power11 train",
-                format_args!(
-                    "the network's {from} become {stages}: each new stage starts as a copy of the one it was part of"
-                ),
-            );
-            split
-        }
-        None => network,
-    };
-    if let Some(exponent) = args
-        .start_at
-        .filter(|e| !network.stages().thresholds().contains(e))
+    let split_to = args.stages.clone().filter(|s| s != network.stages());
+    if let Some(stages) = &split_to
+        && !stages.keeps_the_splits_of(network.stages())
     {
+        let refused = NetworkError::NotASplit {
+            from: network.stages().clone(),
+            to: stages.clone(),
+        };
+        return Err(UsageError(format!("--stages: {holder}: {refused}")).into());
+    }
+    // The stages the run trains: the file's, or those it is split into.
+    let stages = split_to.as_ref().unwrap_or(network.stages());
+    if let Some(exponent) = args.start_at.filter(|e| !stages.thresholds().contains(e)) {
         // Its games would train the stage they start in on late boards only, and that
         // stage also values the boards before the tile.
         let tile = 1u64 << exponent;
         let message = format!(
-            "--start-at {tile}: {holder} has {}, and late-stage training must \
-             start at one of its splits (a stage that starts at {tile})",
-            network.stages()
+            "--start-at {tile}: {holder} has {stages}, and late-stage training must \
+             start at one of its splits (a stage that starts at {tile})"
         );
         return Err(UsageError(message).into());
     }
-    Ok(network)
+    check_end_at(args, &holder, stages, &network)?;
+    Ok((network, split_to))
 }
 
-/// Refuses (exit 2) an `--end-at` tile that does not start one of `network`'s stages, or that
-/// is not above `--start-at`: its games would move the weights of the boards after the tile
-/// too, or end before they start.
-fn check_end_at(args: &TrainArgs, network: &Network) -> anyhow::Result<()> {
+/// Refuses (exit 2) an `--end-at` tile that does not start one of `stages` (the run's), that
+/// is not above `--start-at`, or whose stage has no weights of its own in `network` (the
+/// board a game ends on would be valued by the very weights that learn it).
+fn check_end_at(
+    args: &TrainArgs,
+    holder: &str,
+    stages: &Stages,
+    network: &Network,
+) -> anyhow::Result<()> {
     let Some(end) = args.end_at else {
         return Ok(());
     };
     let tile = 1u64 << end;
-    if !network.stages().thresholds().contains(&end) {
-        let hint = if args.resume {
-            format!(
-                "add the split with --stages (all of {}, and {tile})",
-                network.stages()
-            )
+    let tiles = |exponents: &[u8]| -> String {
+        let tiles: Vec<String> = exponents.iter().map(|&e| (1u64 << e).to_string()).collect();
+        tiles.join(",")
+    };
+    if !stages.thresholds().contains(&end) {
+        let mut wanted = stages.thresholds().to_vec();
+        wanted.push(end);
+        wanted.sort_unstable();
+        let hint = if Stages::split_at(&wanted).is_ok() {
+            format!("add it with --stages {}", tiles(&wanted))
         } else {
-            format!("give --stages with {tile} among them")
+            format!(
+                "it cannot be added, as a network has at most {} splits",
+                MAX_STAGES - 1
+            )
         };
         let message = format!(
-            "--end-at {tile}: the network has {}, and early-stage training must end at one of its splits (a stage that starts at {tile}): {hint}",
-            network.stages()
+            "--end-at {tile}: {holder} has {stages}, and early-stage training must end at one of \
+             its splits (a stage that starts at {tile}): {hint}"
         );
         return Err(UsageError(message).into());
     }
@@ -364,7 +377,31 @@ fn check_end_at(args: &TrainArgs, network: &Network) -> anyhow::Result<()> {
         );
         return Err(UsageError(message).into());
     }
+    if !network.stage_learned(end) {
+        let message = format!(
+            "--end-at {tile}: {holder} has no weights of its own from {tile} on (no training \
+             game has made a {tile}), and the boards its games end on would be valued by the \
+             weights they train: train it without --end-at first"
+        );
+        return Err(UsageError(message).into());
+    }
     Ok(())
+}
+
+/// `network` split into `stages` ([`Network::split`]), with a note: the file holds the new
+/// stages from the first checkpoint on.
+fn split_network(network: Network, stages: &Stages) -> anyhow::Result<Network> {
+    let from = network.stages().clone();
+    let split = network
+        .split(stages.clone())
+        .map_err(|e| UsageError(e.to_string()))?;
+    super::note_as(
+        "power11 train",
+        format_args!(
+            "splitting the network ({from}) into {stages}: each new stage starts as a copy of the one it was part of, and the file holds the new stages from the first checkpoint on"
+        ),
+    );
+    Ok(split)
 }
 
 /// A new network: the tuple set and stages given (or the defaults), starting at `--optimistic`.

@@ -26,12 +26,16 @@ pub enum PictureError {
 /// next run may draw over it and over nobody else's.
 pub const MARK: &str = "<!-- drawn by power11 -->";
 
-/// Titles every picture of power11 0.3.0 to 0.3.5 has (drawn before [`MARK`]): pictures of
-/// those versions are drawn over too.
-const EARLIER_TITLES: [&str; 2] = [
-    "Rolling mean score of the training games",
-    "Reached, with 95% intervals (",
-];
+/// How a picture of power11 0.3.0 to 0.3.5 (drawn before [`MARK`]) begins: plotters' root
+/// element, first thing in the file.
+const EARLIER_START: &str = "<svg width=\"";
+
+/// Whether `line` is the chart title of one of those pictures, as a line of its own inside a
+/// `<text>` element: the learning curve's, or a bench chart's (its run named in brackets).
+fn is_earlier_title(line: &str) -> bool {
+    line == "Rolling mean score of the training games"
+        || (line.starts_with("Reached, with 95% intervals (") && line.ends_with(')'))
+}
 
 /// Writes the SVG document `svg` to `path` atomically, marked as power11's ([`MARK`]): a new
 /// file, an empty one, or a picture power11 drew (an earlier run's, drawn again). Any other
@@ -42,19 +46,37 @@ pub fn write_svg(path: &Path, svg: &str) -> Result<(), PictureError> {
     Ok(())
 }
 
-/// `svg` with [`MARK`] after the root element's start tag (at the start when it has none).
-fn marked(svg: &str) -> String {
-    let at = svg
-        .find("<svg")
+/// Where the root element's start tag of `svg` ends (0 when it has none).
+fn past_root_tag(svg: &str) -> usize {
+    svg.find("<svg")
         .and_then(|start| svg[start..].find('>').map(|end| start + end + 1))
-        .unwrap_or(0);
+        .unwrap_or(0)
+}
+
+/// `svg` with [`MARK`] on a line of its own after the root element's start tag.
+fn marked(svg: &str) -> String {
+    let at = past_root_tag(svg);
     format!("{}\n{MARK}{}", &svg[..at], &svg[at..])
 }
 
-/// Whether an SVG document's `bytes` were drawn by power11.
+/// Whether an SVG document's `bytes` were drawn by power11: [`MARK`] just after its root
+/// element's start tag, where power11 puts it, or the shape of an earlier version's picture
+/// (plotters' root first, a chart title as a text element's line). A mark or a title found
+/// anywhere else (someone's figure that quotes one) is not enough.
 fn is_ours(bytes: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(bytes);
-    text.contains(MARK) || EARLIER_TITLES.iter().any(|title| text.contains(title))
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return false;
+    };
+    if text[past_root_tag(text)..].starts_with(&format!("\n{MARK}")) {
+        return true;
+    }
+    if !text.starts_with(EARLIER_START) {
+        return false;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    lines
+        .windows(3)
+        .any(|w| w[0].starts_with("<text ") && w[2] == "</text>" && is_earlier_title(w[1]))
 }
 
 /// Whether a picture may be drawn at `path` (nothing there, an empty file, or an SVG picture
@@ -127,12 +149,25 @@ mod tests {
             format!("<svg width=\"10\" height=\"10\">\n{MARK}\n<rect/>\n</svg>\n")
         );
         assert!(is_svg(drawn.as_bytes()) && is_ours(drawn.as_bytes()));
-        let old_curve = "<svg>\n<text>Rolling mean score of the training games</text></svg>";
-        let old_bench = "<svg>\n<text>Reached, with 95% intervals (random)</text></svg>";
+        // Pictures of earlier versions, as plotters drew them.
+        let root = "<svg width=\"10\" height=\"10\" viewBox=\"0 0 10 10\" xmlns=\"http://www.w3.org/2000/svg\">";
+        let text = "<text x=\"5\" y=\"1\" dy=\"0.76em\" text-anchor=\"middle\">";
+        let curve = "Rolling mean score of the training games";
+        let old_curve = format!("{root}\n{text}\n{curve}\n</text>\n</svg>\n");
+        let bench = "Reached, with 95% intervals (random on power11: 2 games)";
+        let old_bench = format!("{root}\n{text}\n{bench}\n</text>\n</svg>\n");
         assert!(is_ours(old_curve.as_bytes()) && is_ours(old_bench.as_bytes()));
-        assert!(!is_ours(
-            b"<svg xmlns=\"http://www.w3.org/2000/svg\"><circle r=\"4\"/></svg>"
-        ));
+        // Someone's pictures: none, a title quoted in their own words or where plotters does
+        // not put it, the mark elsewhere than where power11 puts it.
+        for foreign in [
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"><circle r=\"4\"/></svg>".to_string(),
+            format!("{root}\n{text}\n{curve}, in my poster\n</text>\n</svg>\n"),
+            format!("<?xml version=\"1.0\"?>\n{old_curve}"),
+            format!("{root}\n<script>\n{MARK}\n</script>\n</svg>\n"),
+        ] {
+            assert!(is_svg(foreign.as_bytes()), "{foreign}");
+            assert!(!is_ours(foreign.as_bytes()), "{foreign}");
+        }
     }
 
     #[test]

@@ -36,7 +36,8 @@ pub struct Learning {
     pub rewind: bool,
     /// Early-stage training: a game (and each rewind) ends after the move that first makes a
     /// tile of this exponent or more; that afterstate is not learned, and its value is the
-    /// rest of the game's ([`learn_from_tail`]), so the stages from that tile on never move.
+    /// rest of the game's ([`learn_from_tail`]), so the stages from that tile on never move
+    /// when the tile starts one of the network's stages (`train` refuses any other).
     pub end_at: Option<u8>,
 }
 
@@ -301,6 +302,32 @@ mod tests {
         assert_eq!(network.value(b), 8.0);
         // a's target is b's reward and b's new value.
         assert_eq!(network.value(a), 8.0);
+    }
+
+    #[test]
+    fn a_game_ended_at_a_tile_is_worth_the_value_of_the_board_it_ended_on() {
+        // Every board is worth 1000 in both stages: each target is a reward plus a value of
+        // 1000, so no value falls. Were the board a game ends on worth nothing (a game lost
+        // there), the last afterstate of every game would fall toward its reward.
+        let network = Network::with_initial_value(TupleSet::Rows, Stages::single(), 1000.0)
+            .split(Stages::split_at(&[5]).unwrap())
+            .unwrap();
+        let mut rng = seeded(5);
+        let mut path = Vec::new();
+        let learning = Learning {
+            end_at: Some(5),
+            ..Learning::td0(0.1)
+        };
+        let mut ended = 0;
+        for _ in 0..30 {
+            let outcome = learn_game(&network, learning, &mut rng, &mut path);
+            if outcome.max_exponent == 5 {
+                ended += 1;
+                let &(last, _) = path.last().unwrap();
+                assert!(network.value(last) > 990.0, "{}", network.value(last));
+            }
+        }
+        assert!(ended > 0, "no game made a 32");
     }
 
     #[test]

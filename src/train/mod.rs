@@ -192,6 +192,8 @@ pub struct Progress {
     /// Where its games end ([`TrainConfig::end_at`]): reach rates of larger tiles are not
     /// shown, as no game makes them.
     pub end_at: Option<u8>,
+    /// Of the last [`WINDOW`] games, the part that reached the end tile (0 without one).
+    pub recent_end_reach: f64,
 }
 
 /// How many recent games the rolling figures cover.
@@ -205,12 +207,17 @@ impl Progress {
 
     /// One line: games, speed, the rolling score and reach rates, the rate.
     pub fn line(&self) -> String {
-        let reach: Vec<String> = REACH_SHOWN
+        let shown = |e: u8, part: f64| format!("{} {:.1}%", 1u64 << e, 100.0 * part);
+        let mut reach: Vec<String> = REACH_SHOWN
             .iter()
             .zip(self.recent_reach)
             .filter(|&(&e, _)| self.end_at.is_none_or(|end| e <= end))
-            .map(|(&e, part)| format!("{} {:.1}%", 1u64 << e, 100.0 * part))
+            .map(|(&e, part)| shown(e, part))
             .collect();
+        // An end below the tiles shown: its own rate, the one that says how games go.
+        if let Some(end) = self.end_at.filter(|&end| end < REACH_SHOWN[0]) {
+            reach.push(shown(end, self.recent_end_reach));
+        }
         let rate = rate_words(self.rate);
         format!(
             "{} game{}, {:.2}M moves/s; last {}: mean score {:.0}, {}; rate {rate}",
@@ -259,8 +266,13 @@ impl Recent {
     }
 
     fn reach(&self) -> [f64; REACH_SHOWN.len()] {
+        REACH_SHOWN.map(|e| self.reach_of(e))
+    }
+
+    /// The part of the recent games that made a tile of exponent `e` or more.
+    fn reach_of(&self, e: u8) -> f64 {
         let n = self.games.len().max(1) as f64;
-        REACH_SHOWN.map(|e| self.games.iter().filter(|g| g.max_exponent >= e).count() as f64 / n)
+        self.games.iter().filter(|g| g.max_exponent >= e).count() as f64 / n
     }
 }
 
@@ -394,6 +406,7 @@ pub fn run(
         done: 0.0,
         checkpoints: 0,
         end_at: config.end_at,
+        recent_end_reach: 0.0,
     };
     // What has been recorded in the network's counters so far.
     let mut recorded = Training::default();
@@ -432,6 +445,7 @@ pub fn run(
                 last.elapsed = started.elapsed();
                 last.recent_score = recent.score();
                 last.recent_reach = recent.reach();
+                last.recent_end_reach = config.end_at.map_or(0.0, |e| recent.reach_of(e));
                 last.recent_games = recent.games.len();
                 last.done = done_at(last.games).min(1.0);
                 last.rate = config.schedule.rate_at(last.done);
@@ -738,6 +752,7 @@ mod tests {
             done: 0.5,
             checkpoints: 1,
             end_at: None,
+            recent_end_reach: 0.0,
         };
         assert_eq!(
             progress.line(),
@@ -753,6 +768,16 @@ mod tests {
             ended.line(),
             "1200 games, 1.50M moves/s; last 1000: mean score 21000, 2048 90.0% 4096 50.0%; \
              rate 0.1"
+        );
+        // Below 2048, the end tile's own rate.
+        let early = Progress {
+            end_at: Some(6),
+            recent_end_reach: 0.41,
+            ..progress.clone()
+        };
+        assert_eq!(
+            early.line(),
+            "1200 games, 1.50M moves/s; last 1000: mean score 21000, 64 41.0%; rate 0.1"
         );
         let rate_shown = |rate: f32| {
             let line = Progress {

@@ -751,9 +751,20 @@ fn plot_never_draws_over_a_page_that_only_mentions_svg_and_says_what_it_cannot_u
     );
     assert_eq!(std::fs::read_to_string(run.path("logo.svg")).unwrap(), svg);
     // Ours, from this version (its mark) or an earlier one (its title), is drawn over.
-    let earlier = svg.replace(
-        "<circle r=\"4\"/>",
-        "<text>Reached, with 95% intervals (random)</text>",
+    // A picture power11 0.3.1 drew, before the mark.
+    let earlier = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("measurements/shipped4/classic-d2.svg"),
+    )
+    .unwrap();
+    assert!(!earlier.contains("drawn by power11"));
+    // Someone's figure made from it, with a declaration first (an editor's), is theirs.
+    let figure = format!("<?xml version=\"1.0\"?>\n{earlier}");
+    std::fs::write(run.path("figure.svg"), &figure).unwrap();
+    assert_eq!(plot("figure.svg").code, 2);
+    assert_eq!(
+        std::fs::read_to_string(run.path("figure.svg")).unwrap(),
+        figure
     );
     std::fs::write(run.path("old.svg"), earlier).unwrap();
     let ran = plot("old.svg");

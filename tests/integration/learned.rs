@@ -1198,16 +1198,17 @@ fn early_stage_training_splits_the_stages_and_leaves_the_late_ones_alone() {
     };
     // Refused with exit code 2, in one line, the file untouched.
     let refused = |more: &[&str], message: &str| {
+        let file = std::fs::read(run.path("w.p11w")).unwrap();
         let ran = early(more);
         assert_eq!(ran.code, 2, "{}", ran.stderr);
         assert!(ran.stderr.contains(message), "{}", ran.stderr);
         assert_eq!(ran.stderr.lines().count(), 1, "{}", ran.stderr);
-        assert!(std::fs::read(run.path("w.p11w")).unwrap() == before);
+        assert!(std::fs::read(run.path("w.p11w")).unwrap() == file);
     };
     refused(
         &["--end-at", "64"],
-        "--end-at 64: the network has stages split at 256, 32768, and early-stage training must \
-         end at one of its splits (a stage that starts at 64): add the split with --stages",
+        "--end-at 64: w.p11w has stages split at 256, 32768, and early-stage training must end \
+         at one of its splits (a stage that starts at 64): add it with --stages 64,256,32768",
     );
     refused(
         &["--stages", "64,512,32768", "--end-at", "64"],
@@ -1223,16 +1224,16 @@ fn early_stage_training_splits_the_stages_and_leaves_the_late_ones_alone() {
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     assert!(
         ran.stderr.contains(
-            "the network's stages split at 256, 32768 become stages split at 64, 256, 32768: \
-             each new stage starts as a copy of the one it was part of"
+            "splitting the network (stages split at 256, 32768) into stages split at 64, 256, \
+             32768: each new stage starts as a copy of the one it was part of"
         ),
         "{}",
         ran.stderr
     );
-    // The old file's sums are of other stages: they start anew, and say why.
+    // The sums go with the weights they were gathered on.
     assert!(
         ran.stderr
-            .contains("the sums are of the weights before the stages were split"),
+            .contains("the coherence sums go on from w.p11w.coherence"),
         "{}",
         ran.stderr
     );
@@ -1243,32 +1244,37 @@ fn early_stage_training_splits_the_stages_and_leaves_the_late_ones_alone() {
     );
     // Games ended at 256: the stages below it learned, the one from 256 kept its weights.
     let after = std::fs::read(run.path("w.p11w")).unwrap();
+    assert!(
+        !stage_bytes(&before, 3, 1).is_empty(),
+        "the stage from 256 was trained"
+    );
     assert!(stage_bytes(&after, 4, 2) == stage_bytes(&before, 3, 1));
     assert!(stage_bytes(&after, 4, 0) != stage_bytes(&before, 3, 0));
     assert!(stage_bytes(&after, 4, 1) != stage_bytes(&before, 3, 0));
-    // The split is the file's now: resumed as it is, or split again, and --end-at needs no
-    // --resume on a new network that has the split.
+    // The split is the file's now: resumed as it is. No fourth split; no end where no game
+    // has been (the stage from 32768 has no weights of its own); no end on a new network.
     let ran = early(&["--end-at", "64"]);
     assert_eq!(ran.code, 0, "{}", ran.stderr);
-    succeeds(
-        &run,
-        &[
-            "train",
-            "--games",
-            "20",
-            "--threads",
-            "1",
-            "--out",
-            "n.p11w",
-            "--tuples",
-            "2x4",
-            "--stages",
-            "128",
-            "--end-at",
-            "128",
-        ],
-        &[],
+    refused(
+        &["--end-at", "128"],
+        "early-stage training must end at one of its splits (a stage that starts at 128): it \
+         cannot be added, as a network has at most 3 splits",
     );
+    refused(
+        &["--end-at", "32768"],
+        "--end-at 32768: w.p11w has no weights of its own from 32768 on (no training game has \
+         made a 32768)",
+    );
+    let ran = run.run(
+        &[
+            "train", "--games", "5", "--tuples", "2x4", "--stages", "128", "--end-at", "128",
+            "--out", "n.p11w",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(ran.stderr.contains("--resume"), "{}", ran.stderr);
+    assert!(!run.path("n.p11w").exists());
 }
 
 #[test]

@@ -131,6 +131,12 @@ impl Stages {
         self.thresholds.len() + 1
     }
 
+    /// Whether these stages keep every split of `from` (and may add others): what
+    /// [`Network::split`] takes.
+    pub fn keeps_the_splits_of(&self, from: &Stages) -> bool {
+        from.thresholds.iter().all(|e| self.thresholds.contains(e))
+    }
+
     /// The stage of a board whose largest exponent is `max_exponent`.
     pub fn of(&self, max_exponent: u8) -> usize {
         self.thresholds
@@ -221,10 +227,6 @@ pub enum CoherenceError {
     /// The file was damaged or cut.
     #[error("the coherence file is damaged or cut short (its checksum does not match)")]
     Checksum,
-    /// The network was not read from the weight file whose sums these are (its stages were
-    /// split since, [`Network::split`]): they are the sums of other weights.
-    #[error("the sums are of the weights before the stages were split")]
-    NotFromFile,
     /// The network does not track coherence: there is nowhere to read sums into.
     #[error("the network does not track coherence")]
     NotTracked,
@@ -514,15 +516,11 @@ impl Network {
     /// This network with its stages split further at `stages`, whose splits must include all
     /// of its own: each new stage starts with a copy of the weights of the stage that held its
     /// boards (none where that stage had none), so every board is valued as before, to the
-    /// bit. The copy is a new network: it was read from no file (no checksum), and coherence
-    /// sums, which are of the old stages, start anew when training tracks them.
+    /// bit. Coherence sums, if tracked, go with the weights: the lowest new stage of each old
+    /// one keeps that stage's table and sums, the stages above it start theirs at zero, as a
+    /// promoted stage does. The split network was read from no file (no checksum).
     pub fn split(self, stages: Stages) -> Result<Network, NetworkError> {
-        let kept = self
-            .stages
-            .thresholds
-            .iter()
-            .all(|e| stages.thresholds.contains(e));
-        if !kept {
+        if !stages.keeps_the_splits_of(&self.stages) {
             return Err(NetworkError::NotASplit {
                 from: self.stages,
                 to: stages,
@@ -538,6 +536,15 @@ impl Network {
             .into_iter()
             .map(OnceLock::into_inner)
             .collect();
+        let mut old_sums: Option<Vec<Option<Sums>>> = self.coherence.map(|sums| {
+            sums.into_vec()
+                .into_iter()
+                .map(OnceLock::into_inner)
+                .collect()
+        });
+        let mut sums: Option<Vec<OnceLock<Sums>>> = old_sums
+            .as_ref()
+            .map(|_| (0..out.stages.count()).map(|_| OnceLock::new()).collect());
         // The old stage that held new stage k's boards: the one of its smallest exponent.
         let thresholds = out.stages.thresholds.clone();
         let old_of = |k: usize| match k {
@@ -548,16 +555,34 @@ impl Network {
         // its table and the ones above it take copies.
         for k in (0..out.stages.count()).rev() {
             let from = old_of(k);
-            let table = if k == 0 || old_of(k - 1) != from {
+            let lowest = k == 0 || old_of(k - 1) != from;
+            let table = if lowest {
                 old[from].take()
             } else {
                 old[from].as_ref().map(Table::duplicate)
             };
             if let Some(table) = table {
+                if let (Some(sums), Some(old_sums)) = (sums.as_mut(), old_sums.as_mut()) {
+                    let stage_sums = match old_sums[from].take() {
+                        Some(kept) if lowest => kept,
+                        kept => {
+                            old_sums[from] = kept;
+                            zeroed(table.len())
+                        }
+                    };
+                    let _ = sums[k].set(stage_sums);
+                }
                 out.set_table(k, table);
             }
         }
+        out.coherence = sums.map(Vec::into_boxed_slice);
         Ok(out)
+    }
+
+    /// Whether the boards whose largest exponent is `max_exponent` are valued by weights of
+    /// their own stage (it was trained, or promoted), not borrowed from a stage below.
+    pub fn stage_learned(&self, max_exponent: u8) -> bool {
+        self.tables[self.stages.of(max_exponent)].get().is_some()
     }
 
     /// How many stages have weights of their own (trained, or promoted from below).
@@ -1241,6 +1266,14 @@ mod tests {
         assert_eq!(split.file_checksum(), None);
         let after: Vec<u32> = boards.iter().map(|&b| split.value(b).to_bits()).collect();
         assert!(after == played_before, "a split moved a value");
+        // Written and read back (a checkpoint), the same stages and values.
+        let back = Network::from_bytes(&split.to_bytes()).unwrap();
+        assert_eq!((back.stages(), back.stages_trained()), (&wider, 3));
+        let read: Vec<u32> = boards.iter().map(|&b| back.value(b).to_bits()).collect();
+        assert!(
+            read == played_before,
+            "a split network's file moved a value"
+        );
 
         // The new stage learns alone: an adjustment of a board below 16 leaves 16-63 alone.
         let small = bits(&[[8, 2, 0, 0], [0; 4], [0; 4], [0; 4]]);
@@ -1280,6 +1313,35 @@ mod tests {
             "a network with stages split at 64, 2048 cannot become one with one stage: splits \
              may be added, never moved or removed (that would lose what a stage learned)"
         );
+    }
+
+    #[test]
+    fn a_split_carries_the_coherence_sums_with_the_weights_they_were_gathered_on() {
+        let mut net = Network::new(TupleSet::Rows, Stages::split_at(&[11]).unwrap());
+        net.track_coherence();
+        let small = bits(&[[8, 2, 0, 0], [0; 4], [0; 4], [0; 4]]);
+        let late = bits(&[[2048, 2, 0, 0], [0; 4], [0; 4], [0; 4]]);
+        for _ in 0..5 {
+            net.learn(small, 100.0, 0.25);
+            net.learn(late, -50.0, 0.25);
+        }
+        let sums_of = |net: &Network, k: usize| -> Vec<u64> {
+            let stages = net.coherence.as_ref().expect("tracked");
+            stages[k]
+                .get()
+                .map(|s| s.iter().map(|w| w.load(Ordering::Relaxed)).collect())
+                .unwrap_or_default()
+        };
+        let (early_sums, late_sums) = (sums_of(&net, 0), sums_of(&net, 1));
+        assert!(early_sums.iter().any(|&w| w != 0) && late_sums.iter().any(|&w| w != 0));
+        let split = net.split(Stages::split_at(&[4, 11]).unwrap()).unwrap();
+        assert!(split.tracks_coherence());
+        // Stage 0 keeps the old first stage's sums, its copy above starts at zero as a
+        // promoted stage does, and the stage from 2048 keeps its own.
+        assert!(sums_of(&split, 0) == early_sums);
+        assert!(sums_of(&split, 1).iter().all(|&w| w == 0));
+        assert_eq!(sums_of(&split, 1).len(), early_sums.len());
+        assert!(sums_of(&split, 2) == late_sums);
     }
 
     #[test]
