@@ -205,19 +205,28 @@ impl Progress {
         self.moves as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
 
+    /// The tiles whose reach rates a run shows (progress lines, the learning curve), by
+    /// exponent, with their rates: those of [`REACH_SHOWN`] that its games can make, and the
+    /// tile they end at when it is below them (the rate that says how its games go).
+    pub fn reach_shown(&self) -> Vec<(u8, f64)> {
+        let mut shown: Vec<(u8, f64)> = REACH_SHOWN
+            .into_iter()
+            .zip(self.recent_reach)
+            .filter(|&(e, _)| self.end_at.is_none_or(|end| e <= end))
+            .collect();
+        if let Some(end) = self.end_at.filter(|&end| end < REACH_SHOWN[0]) {
+            shown.push((end, self.recent_end_reach));
+        }
+        shown
+    }
+
     /// One line: games, speed, the rolling score and reach rates, the rate.
     pub fn line(&self) -> String {
-        let shown = |e: u8, part: f64| format!("{} {:.1}%", 1u64 << e, 100.0 * part);
-        let mut reach: Vec<String> = REACH_SHOWN
-            .iter()
-            .zip(self.recent_reach)
-            .filter(|&(&e, _)| self.end_at.is_none_or(|end| e <= end))
-            .map(|(&e, part)| shown(e, part))
+        let reach: Vec<String> = self
+            .reach_shown()
+            .into_iter()
+            .map(|(e, part)| format!("{} {:.1}%", 1u64 << e, 100.0 * part))
             .collect();
-        // An end below the tiles shown: its own rate, the one that says how games go.
-        if let Some(end) = self.end_at.filter(|&end| end < REACH_SHOWN[0]) {
-            reach.push(shown(end, self.recent_end_reach));
-        }
         let rate = rate_words(self.rate);
         format!(
             "{} game{}, {:.2}M moves/s; last {}: mean score {:.0}, {}; rate {rate}",

@@ -1,6 +1,6 @@
 //! The learning curve of a training run as an SVG picture (`train --plot FILE.svg`).
 
-use super::{Progress, REACH_SHOWN};
+use super::Progress;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
@@ -11,8 +11,9 @@ pub struct CurvePoint {
     pub moves: u64,
     /// The rolling mean score of the last games.
     pub mean_score: f64,
-    /// The rolling share of games that reached each tile of [`REACH_SHOWN`].
-    pub reach: [f64; REACH_SHOWN.len()],
+    /// The rolling share of games that reached each tile the progress line shows, by exponent
+    /// ([`Progress::reach_shown`]): the same tiles at every point of a run.
+    pub reach: Vec<(u8, f64)>,
 }
 
 impl From<&Progress> for CurvePoint {
@@ -20,7 +21,7 @@ impl From<&Progress> for CurvePoint {
         CurvePoint {
             moves: p.moves,
             mean_score: p.recent_score,
-            reach: p.recent_reach,
+            reach: p.reach_shown(),
         }
     }
 }
@@ -81,13 +82,18 @@ pub fn learning_curve(points: &[CurvePoint], checkpoints: &[u64]) -> Result<Stri
             .draw()
             .map_err(|e| e.to_string())?;
         draw_checkpoints(&mut reach, checkpoints, 0.0..100.0)?;
-        for (k, &exponent) in REACH_SHOWN.iter().enumerate() {
+        let tiles: Vec<u8> = points
+            .first()
+            .map(|p| p.reach.iter().map(|&(e, _)| e).collect())
+            .unwrap_or_default();
+        for (k, &exponent) in tiles.iter().enumerate() {
             let color = Palette99::pick(k).to_rgba();
             reach
                 .draw_series(LineSeries::new(
-                    points
-                        .iter()
-                        .map(|p| (millions(p.moves), 100.0 * p.reach[k])),
+                    points.iter().filter_map(|p| {
+                        let &(_, part) = p.reach.get(k)?;
+                        Some((millions(p.moves), 100.0 * part))
+                    }),
                     color.stroke_width(2),
                 ))
                 .map_err(|e| e.to_string())?
@@ -141,6 +147,7 @@ pub(crate) fn polylines(svg: &str, color: &str) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::train::REACH_SHOWN;
 
     #[test]
     fn the_curve_has_a_score_line_a_line_a_tile_and_a_mark_a_checkpoint() {
@@ -148,7 +155,10 @@ mod tests {
             .map(|i| CurvePoint {
                 moves: i * 1_000_000,
                 mean_score: 1000.0 * i as f64,
-                reach: [0.9, 0.5, 0.2, 0.05, 0.0],
+                reach: REACH_SHOWN
+                    .into_iter()
+                    .zip([0.9, 0.5, 0.2, 0.05, 0.0])
+                    .collect(),
             })
             .collect();
         let svg = learning_curve(&points, &[5_000_000, 15_000_000]).unwrap();
@@ -170,6 +180,26 @@ mod tests {
             "millions of moves learned from",
         ] {
             assert!(svg.contains(label), "{label}");
+        }
+    }
+
+    #[test]
+    fn a_run_that_ends_at_a_tile_draws_only_the_rates_its_line_shows() {
+        let points: Vec<CurvePoint> = (0..10u64)
+            .map(|i| CurvePoint {
+                moves: i * 1_000_000,
+                mean_score: 100.0 * i as f64,
+                reach: vec![(6, 0.4)],
+            })
+            .collect();
+        let svg = learning_curve(&points, &[]).unwrap();
+        // One line of 10 points, and its legend's sample; no tile above 64.
+        let color = Palette99::pick(0).to_rgba();
+        let hex = format!("#{:02X}{:02X}{:02X}", color.0, color.1, color.2);
+        assert_eq!(polylines(&svg, &hex), vec![10, 2]);
+        assert!(svg.contains("\n64\n</text>"), "the tile's label");
+        for tile in ["2048", "4096", "32768"] {
+            assert!(!svg.contains(tile), "{tile}");
         }
     }
 }
