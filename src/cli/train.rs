@@ -640,11 +640,7 @@ fn print_summary(
     out: &Path,
 ) -> anyhow::Result<()> {
     let total = network.training();
-    let stopped = if stop.load(std::sync::atomic::Ordering::Relaxed) {
-        " (stopped early)"
-    } else {
-        ""
-    };
+    let stopped = stopped_words(stop.load(std::sync::atomic::Ordering::Relaxed), last);
     let summary = format!(
         "trained {} game{}{stopped} in {:.1} s: {:.2}M moves/s\n{}\nlearning: {learning_words}\nnetwork: {}, {} of training in all\nweights: {}\n",
         last.games,
@@ -666,6 +662,16 @@ fn print_summary(
                 out.display()
             )
         })
+}
+
+/// What the summary says of a stop: "stopped early" only if the run was stopped before its
+/// budget was spent (a Ctrl-C while the last checkpoint is written stops nothing).
+fn stopped_words(stop: bool, last: &train::Progress) -> &'static str {
+    if stop && last.done < 1.0 {
+        " (stopped early)"
+    } else {
+        ""
+    }
 }
 
 /// How a run learns, in words: `TD(0), rate 0.1 falling to 0.01` or `TD(λ = 0.5), temporal
@@ -704,5 +710,32 @@ fn duration_words(seconds: f64) -> String {
         format!("{seconds:.1} s")
     } else {
         format!("{:.1} minutes", seconds / 60.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stop_after_the_budget_was_spent_is_not_an_early_stop() {
+        let progress = |done: f64| train::Progress {
+            games: 100,
+            moves: 1000,
+            elapsed: std::time::Duration::from_secs(1),
+            recent_score: 0.0,
+            recent_reach: [0.0; train::REACH_SHOWN.len()],
+            recent_games: 100,
+            rate: 0.1,
+            done,
+            checkpoints: 1,
+            end_at: None,
+            recent_end_reach: 0.0,
+        };
+        assert_eq!(stopped_words(true, &progress(0.4)), " (stopped early)");
+        // Regression (hostile trial): a Ctrl-C while the last checkpoint was written said
+        // "trained 100 games (stopped early)" of a 100-game run.
+        assert_eq!(stopped_words(true, &progress(1.0)), "");
+        assert_eq!(stopped_words(false, &progress(0.4)), "");
     }
 }
