@@ -784,21 +784,15 @@ impl Network {
             return;
         }
         // A frozen network never learns, so it never gets here.
-        let Some(from) = self.table(self.nearest_below(stage)).learning() else {
+        let from = self.table(self.nearest_below(stage));
+        if from.learning().is_none() {
             return;
-        };
-        let table: Box<[AtomicU32]> = zeroed(from.len());
-        for (to, w) in table.iter().zip(from) {
-            // Zeros are not written: memory never written costs nothing.
-            let w = w.load(Ordering::Relaxed);
-            if w != 0 {
-                to.store(w, Ordering::Relaxed);
-            }
         }
+        let table = from.duplicate();
         if let Some(stages) = &self.coherence {
             let _ = stages[stage].set(zeroed(table.len()));
         }
-        let _ = self.tables[stage].set(Table::Learning(table));
+        let _ = self.tables[stage].set(table);
     }
 
     /// The nearest stage below `stage` that has weights of its own (stage 0 at the bottom).
