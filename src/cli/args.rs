@@ -341,9 +341,10 @@ pub(super) struct TrainArgs {
     pub(super) start_at: Option<u8>,
 
     /// Early-stage training (with --resume; TILE must be one of the network's stage splits,
-    /// its stage trained, above any --start-at): every game, and every replay of its middle, ends after the move that first
-    /// makes TILE, valued from there by the network, so that the stages below TILE learn the
-    /// whole game's worth and the stages from TILE on are left as they are.
+    /// its stage trained, above any --start-at): every game, and every replay of its middle,
+    /// ends after the move that first makes TILE, valued from there by the network, so that
+    /// the stages below TILE learn the whole game's worth and the stages from TILE on are left
+    /// as they are.
     #[arg(long, value_name = "TILE", allow_negative_numbers = true, value_parser = parse_tile, requires = "resume")]
     pub(super) end_at: Option<u8>,
 }

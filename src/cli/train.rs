@@ -352,8 +352,17 @@ fn check_end_at(
         let tiles: Vec<String> = exponents.iter().map(|&e| (1u64 << e).to_string()).collect();
         tiles.join(",")
     };
+    if !network.stage_learned(end) {
+        let message = format!(
+            "--end-at {tile}: {holder} has no weights of its own from {tile} on (no training \
+             game has made a {tile}), and the boards its games end on would be valued by the \
+             weights they train: train it without --end-at first"
+        );
+        return Err(UsageError(message).into());
+    }
     if !stages.thresholds().contains(&end) {
-        let mut wanted = stages.thresholds().to_vec();
+        // The file's splits and the tile: what a --stages that adds it names.
+        let mut wanted = network.stages().thresholds().to_vec();
         wanted.push(end);
         wanted.sort_unstable();
         let hint = if Stages::split_at(&wanted).is_ok() {
@@ -377,14 +386,6 @@ fn check_end_at(
         );
         return Err(UsageError(message).into());
     }
-    if !network.stage_learned(end) {
-        let message = format!(
-            "--end-at {tile}: {holder} has no weights of its own from {tile} on (no training \
-             game has made a {tile}), and the boards its games end on would be valued by the \
-             weights they train: train it without --end-at first"
-        );
-        return Err(UsageError(message).into());
-    }
     Ok(())
 }
 
@@ -394,7 +395,7 @@ fn split_network(network: Network, stages: &Stages) -> anyhow::Result<Network> {
     let from = network.stages().clone();
     let split = network
         .split(stages.clone())
-        .map_err(|e| UsageError(e.to_string()))?;
+        .map_err(|e| UsageError(format!("--stages: {e}")))?;
     super::note_as(
         "power11 train",
         format_args!(

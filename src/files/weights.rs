@@ -200,7 +200,7 @@ pub fn read_coherence(
         Err(e) => return Err(unusable(e.into())),
     };
     let Some(checksum) = network.file_checksum() else {
-        return Err(unusable(CoherenceError::NotTracked));
+        return Err(unusable(CoherenceError::NotFromFile));
     };
     let mut input = io::BufReader::with_capacity(1 << 20, file);
     network

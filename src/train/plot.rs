@@ -202,4 +202,29 @@ mod tests {
             assert!(!svg.contains(tile), "{tile}");
         }
     }
+
+    #[test]
+    fn a_point_of_the_curve_holds_the_rates_its_progress_line_shows() {
+        let progress = Progress {
+            games: 10,
+            moves: 5_000_000,
+            elapsed: std::time::Duration::from_secs(1),
+            recent_score: 300.0,
+            recent_reach: [0.0; REACH_SHOWN.len()],
+            recent_games: 10,
+            rate: 0.1,
+            done: 0.5,
+            checkpoints: 0,
+            end_at: Some(6),
+            recent_end_reach: 0.4,
+        };
+        let point = CurvePoint::from(&progress);
+        assert_eq!(point.reach, vec![(6, 0.4)]);
+        assert_eq!(point.reach, progress.reach_shown());
+        let whole = CurvePoint::from(&Progress {
+            end_at: None,
+            ..progress
+        });
+        assert_eq!(whole.reach.len(), REACH_SHOWN.len());
+    }
 }

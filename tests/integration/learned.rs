@@ -1255,6 +1255,13 @@ fn early_stage_training_splits_the_stages_and_leaves_the_late_ones_alone() {
     // has been (the stage from 32768 has no weights of its own); no end on a new network.
     let ran = early(&["--end-at", "64"]);
     assert_eq!(ran.code, 0, "{}", ran.stderr);
+    // The sums written after the split are the split network's: they go on.
+    assert!(
+        ran.stderr
+            .contains("the coherence sums go on from w.p11w.coherence"),
+        "{}",
+        ran.stderr
+    );
     refused(
         &["--end-at", "128"],
         "early-stage training must end at one of its splits (a stage that starts at 128): it \

@@ -227,6 +227,10 @@ pub enum CoherenceError {
     /// The file was damaged or cut.
     #[error("the coherence file is damaged or cut short (its checksum does not match)")]
     Checksum,
+    /// The network was not read from a weight file (built, or split since it was read): no
+    /// sums in a file are its own.
+    #[error("the network was not read from a weight file, so no coherence sums are its own")]
+    NotFromFile,
     /// The network does not track coherence: there is nowhere to read sums into.
     #[error("the network does not track coherence")]
     NotTracked,
@@ -517,8 +521,9 @@ impl Network {
     /// of its own: each new stage starts with a copy of the weights of the stage that held its
     /// boards (none where that stage had none), so every board is valued as before, to the
     /// bit. Coherence sums, if tracked, go with the weights: the lowest new stage of each old
-    /// one keeps that stage's table and sums, the stages above it start theirs at zero, as a
-    /// promoted stage does. The split network was read from no file (no checksum).
+    /// one keeps that stage's table and sums, the stages above it get copies of both (the same
+    /// weights, learned on the same boards: starting their sums at zero would make their next
+    /// steps whole ones). The split network was read from no file (no checksum).
     pub fn split(self, stages: Stages) -> Result<Network, NetworkError> {
         if !stages.keeps_the_splits_of(&self.stages) {
             return Err(NetworkError::NotASplit {
@@ -563,13 +568,14 @@ impl Network {
             };
             if let Some(table) = table {
                 if let (Some(sums), Some(old_sums)) = (sums.as_mut(), old_sums.as_mut()) {
-                    let stage_sums = match old_sums[from].take() {
-                        Some(kept) if lowest => kept,
-                        kept => {
-                            old_sums[from] = kept;
-                            zeroed(table.len())
-                        }
+                    // A copy's weights are the same weights, learned on the same boards: so
+                    // are its sums.
+                    let stage_sums = if lowest {
+                        old_sums[from].take()
+                    } else {
+                        old_sums[from].as_deref().map(duplicate_sums)
                     };
+                    let stage_sums = stage_sums.unwrap_or_else(|| zeroed(table.len()));
                     let _ = sums[k].set(stage_sums);
                 }
                 out.set_table(k, table);
@@ -817,6 +823,18 @@ impl Network {
         self.tables[stage] = OnceLock::from(table);
         self.claimed[stage] = AtomicBool::new(true);
     }
+}
+
+/// A copy of coherence sums, in memory of its own (zeros are not written).
+fn duplicate_sums(from: &[AtomicU64]) -> Sums {
+    let sums: Sums = zeroed(from.len());
+    for (to, w) in sums.iter().zip(from) {
+        let w = w.load(Ordering::Relaxed);
+        if w != 0 {
+            to.store(w, Ordering::Relaxed);
+        }
+    }
+    sums
 }
 
 /// The sum of the weights `features` index in `table`.
@@ -1330,11 +1348,10 @@ mod tests {
         assert!(early_sums.iter().any(|&w| w != 0) && late_sums.iter().any(|&w| w != 0));
         let split = net.split(Stages::split_at(&[4, 11]).unwrap()).unwrap();
         assert!(split.tracks_coherence());
-        // Stage 0 keeps the old first stage's sums, its copy above starts at zero as a
-        // promoted stage does, and the stage from 2048 keeps its own.
+        // Stage 0 keeps the old first stage's sums, its copy above has a copy of them (the
+        // same weights, learned on the same boards), and the stage from 2048 keeps its own.
         assert!(sums_of(&split, 0) == early_sums);
-        assert!(sums_of(&split, 1).iter().all(|&w| w == 0));
-        assert_eq!(sums_of(&split, 1).len(), early_sums.len());
+        assert!(sums_of(&split, 1) == early_sums);
         assert!(sums_of(&split, 2) == late_sums);
     }
 
