@@ -894,19 +894,9 @@ fn a_picture_may_have_the_longest_name_a_file_can_have() {
 #[cfg(target_os = "linux")] // /proc/PID/status
 fn ctrl_c_reports_the_games_played() {
     let run = Run::new();
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("power11"))
-        .args([
-            "bench",
-            "--player",
-            "random",
-            "--games",
-            "100000000",
-            "--seed",
-            "1",
-        ])
-        .args(["--jobs", "2", "--json"])
-        .current_dir(run.dir.path())
-        .env("POWER11_DATA_DIR", run.path("data"))
+    let child = run
+        .process(&["bench", "--player", "random", "--games", "100000000"])
+        .args(["--seed", "1", "--jobs", "2", "--json"])
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

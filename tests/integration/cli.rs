@@ -675,9 +675,8 @@ fn a_stage_split_at_2_is_refused() {
 #[test]
 fn input_that_cannot_be_read_is_named() {
     let run = crate::common::Run::new();
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_power11"))
-        .current_dir(run.dir.path())
-        .env("POWER11_DATA_DIR", run.path("data"))
+    let output = run
+        .process(&[])
         .stdin(std::fs::File::open(run.dir.path()).unwrap())
         .output()
         .unwrap();
@@ -777,11 +776,9 @@ fn conflicts_that_mean_one_thing_carry_a_tip() {
 #[test]
 fn the_delay_comes_between_moves_not_after_the_last() {
     let run = crate::common::Run::new();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_power11"))
-        .args(["--autoplay", "random", "--seed", "1", "--max-moves", "1"])
+    let mut child = run
+        .process(&["--autoplay", "random", "--seed", "1", "--max-moves", "1"])
         .args(["--delay", "3600000"])
-        .current_dir(run.dir.path())
-        .env("POWER11_DATA_DIR", run.path("data"))
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .spawn()

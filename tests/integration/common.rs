@@ -57,6 +57,17 @@ impl Run {
         }
     }
 
+    /// `power11 args` as a process to start, in the run's directory with its data directory:
+    /// for the tests that signal it, kill it, or give it standard streams of their own.
+    pub(crate) fn process(&self, args: &[&str]) -> std::process::Command {
+        let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("power11"));
+        command
+            .args(args)
+            .current_dir(self.dir.path())
+            .env("POWER11_DATA_DIR", self.dir.path().join("data"));
+        command
+    }
+
     /// Runs `power11 args` (no input) where no file may grow past `blocks` blocks of 512 bytes
     /// (`ulimit -f`, Unix): a write past it fails with "file too large", as on a full disk,
     /// instead of killing the program (SIGXFSZ is ignored).

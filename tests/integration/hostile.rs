@@ -275,10 +275,8 @@ fn a_full_standard_output_is_named() {
         &["bench", "--player", "random", "--games", "2", "--seed", "1"][..],
         &["--interface", "mips", "--seed", "1"][..],
     ] {
-        let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("power11"))
-            .args(args)
-            .current_dir(run.dir.path())
-            .env("POWER11_DATA_DIR", run.path("data"))
+        let output = run
+            .process(args)
             .stdin(std::process::Stdio::null())
             .stdout(std::fs::File::create("/dev/full").unwrap())
             .output()

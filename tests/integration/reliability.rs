@@ -184,7 +184,6 @@ fn a_file_that_is_not_text_is_refused_without_being_read_whole() {
 #[test]
 fn kill_9_during_saves_leaves_a_save_that_resumes_and_at_most_one_temporary_file() {
     let run = Run::new();
-    let bin = assert_cmd::cargo::cargo_bin("power11");
     // A long game saved after every move: each save rewrites the whole history.
     let script = format!("h\n{}", "l\ns\nu\ns\nr\ns\nd\ns\n".repeat(400));
     let resume = format!("r\n{}", "l\ns\nu\ns\nr\ns\nd\ns\n".repeat(400));
@@ -194,10 +193,8 @@ fn kill_9_during_saves_leaves_a_save_that_resumes_and_at_most_one_temporary_file
         } else {
             &script
         };
-        let mut child = std::process::Command::new(&bin)
-            .args(["--seed", &kill.to_string()])
-            .current_dir(run.dir.path())
-            .env("POWER11_DATA_DIR", run.path("data"))
+        let mut child = run
+            .process(&["--seed", &kill.to_string()])
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::null())
             .spawn()
@@ -227,14 +224,12 @@ fn kill_9_during_saves_leaves_a_save_that_resumes_and_at_most_one_temporary_file
 /// starts, and can be stopped.
 #[test]
 fn bench_with_a_huge_game_count_runs_in_bounded_memory() {
-    let bin = assert_cmd::cargo::cargo_bin("power11");
     for games in ["18446744073709551615", "10000000000"] {
         let run = Run::new();
-        let mut child = std::process::Command::new(&bin)
-            .args([
+        let mut child = run
+            .process(&[
                 "bench", "--player", "random", "--jobs", "1", "--games", games,
             ])
-            .current_dir(run.dir.path())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
             .spawn()

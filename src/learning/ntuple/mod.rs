@@ -312,26 +312,16 @@ impl Table {
     /// nothing).
     fn duplicate(&self) -> Table {
         match self {
-            Table::Learning(from) => {
-                let table: Box<[AtomicU32]> = zeroed(from.len());
-                for (to, w) in table.iter().zip(from) {
-                    let w = w.load(Ordering::Relaxed);
-                    if w != 0 {
-                        to.store(w, Ordering::Relaxed);
-                    }
-                }
-                Table::Learning(table)
-            }
-            Table::Frozen(from) => {
-                let table: Box<[AtomicU16]> = zeroed(from.len());
-                for (to, w) in table.iter().zip(from) {
-                    let w = w.load(Ordering::Relaxed);
-                    if w != 0 {
-                        to.store(w, Ordering::Relaxed);
-                    }
-                }
-                Table::Frozen(table)
-            }
+            Table::Learning(from) => Table::Learning(copied(
+                from,
+                |w| w.load(Ordering::Relaxed),
+                |w, v| w.store(v, Ordering::Relaxed),
+            )),
+            Table::Frozen(from) => Table::Frozen(copied(
+                from,
+                |w| w.load(Ordering::Relaxed),
+                |w, v| w.store(v, Ordering::Relaxed),
+            )),
         }
     }
 
@@ -825,16 +815,29 @@ impl Network {
     }
 }
 
-/// A copy of coherence sums, in memory of its own (zeros are not written).
+/// A copy of coherence sums, in memory of its own.
 fn duplicate_sums(from: &[AtomicU64]) -> Sums {
-    let sums: Sums = zeroed(from.len());
-    for (to, w) in sums.iter().zip(from) {
-        let w = w.load(Ordering::Relaxed);
-        if w != 0 {
-            to.store(w, Ordering::Relaxed);
+    copied(
+        from,
+        |w| w.load(Ordering::Relaxed),
+        |w, v| w.store(v, Ordering::Relaxed),
+    )
+}
+
+/// A copy of the cells `from`, read with `load` and written with `store`, in memory of its own:
+/// zeros are not written, and memory never written costs nothing.
+fn copied<T: bytemuck::Zeroable, V: Copy + PartialEq + Default>(
+    from: &[T],
+    load: impl Fn(&T) -> V,
+    store: impl Fn(&T, V),
+) -> Box<[T]> {
+    let to: Box<[T]> = zeroed(from.len());
+    for (cell, value) in to.iter().zip(from.iter().map(load)) {
+        if value != V::default() {
+            store(cell, value);
         }
     }
-    sums
+    to
 }
 
 /// The sum of the weights `features` index in `table`.
