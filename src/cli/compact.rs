@@ -25,6 +25,7 @@ pub(super) fn run_compact(args: &CompactArgs) -> anyhow::Result<()> {
         keep: args.keep,
         mantissa_bits: args.mantissa_bits,
         stages: args.stages as usize,
+        step: args.step as f32,
     };
     let (small, report) = network.compacted(how);
     if report.nonzero_after == 0 && report.nonzero_before > 0 {
@@ -38,10 +39,15 @@ pub(super) fn run_compact(args: &CompactArgs) -> anyhow::Result<()> {
         .into());
     }
     let bytes = write_network_at(&args.out, &small, args.level)?;
+    let grain = if args.step > 0.0 {
+        format!(", each a multiple of {}", args.step)
+    } else {
+        String::new()
+    };
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{shown}: {} bytes ({:.1} MB); {} of {} nonzero weights kept ({:.1}%), {} significant bits",
+        "{shown}: {} bytes ({:.1} MB); {} of {} nonzero weights kept ({:.1}%), {} significant bits{grain}",
         bytes,
         bytes as f64 / 1e6,
         report.nonzero_after,

@@ -1474,6 +1474,21 @@ fn compact_writes_a_smaller_network_that_plays_and_never_replaces_a_file() {
         ),
         ("--stages", "-1", "'-1' is not a number of stages"),
         ("--mantissa-bits", "-2", "'-2' is not a number of bits"),
+        (
+            "--step",
+            "-1",
+            "a step is 0 (none) or a power of two from 1/1024 to 1024 (1, 2, 4, ... 0.5), not '-1'",
+        ),
+        (
+            "--step",
+            "48",
+            "a step is 0 (none) or a power of two from 1/1024 to 1024 (1, 2, 4, ... 0.5), not '48'",
+        ),
+        (
+            "--step",
+            "inf",
+            "a step is 0 (none) or a power of two from 1/1024 to 1024 (1, 2, 4, ... 0.5), not 'inf'",
+        ),
     ] {
         let args = [
             "compact",
@@ -1540,6 +1555,32 @@ fn compact_writes_a_smaller_network_that_plays_and_never_replaces_a_file() {
             .filter(|w| **w != 0.0)
             .count() as f64;
     assert!((0.15..=0.31).contains(&kept), "{kept}");
+    // A grain: every weight a multiple of it, the file smaller than without one.
+    let ran = run.run(
+        &[
+            "compact",
+            "--weights",
+            "w.p11w",
+            "--out",
+            "grain.p11w",
+            "--step",
+            "4",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(
+        ran.stdout
+            .contains("10 significant bits, each a multiple of 4\n"),
+        "{}",
+        ran.stdout
+    );
+    let grain = std::fs::read(run.path("grain.p11w")).unwrap();
+    let grained = Network::from_bytes(&grain).unwrap();
+    let values = grained.stage_values(0).unwrap();
+    assert!(values.iter().all(|w| w % 4.0 == 0.0));
+    assert!(values.iter().any(|w| *w != 0.0));
+    assert!(grain.len() < std::fs::read(run.path("w.p11w")).unwrap().len());
     // It plays.
     let ran = run.run(
         &[

@@ -21,6 +21,14 @@ pub struct Compaction {
     /// ones then play with the last kept. A stage matters only once a game reaches its tile,
     /// so the last stage costs much space for little play.
     pub stages: usize,
+    /// A grain every weight's value (first stage) or difference from the stage below as
+    /// compacted (later stages) is rounded to a multiple of, before its significant bits are,
+    /// so that every stage's values are within half a grain of the trained ones: `0.0` for
+    /// none.
+    /// A board's value is a sum of weights, so an error counts alike whatever the weight's
+    /// size; a grain spends fewer bytes on small weights than significant bits do, and a
+    /// difference smaller than half of it costs nothing.
+    pub step: f32,
 }
 
 /// What a compaction did.
@@ -85,7 +93,7 @@ impl Network {
                     let value = if (magnitude(own(s, i)) as usize) < cut {
                         base
                     } else {
-                        round_f16(value, drop)
+                        round_f16(base + on_grain(value - base, how.step), drop)
                     };
                     nonzero_after += u64::from(value.to_bits() != base.to_bits());
                     value
@@ -114,6 +122,16 @@ impl Network {
 /// The size of `w` as f16 bits without the sign (ordered as the sizes are).
 fn magnitude(w: f32) -> u16 {
     half::f16::from_f32(w).to_bits() & 0x7FFF
+}
+
+/// `value` rounded to the nearest multiple of `step` (ties away from zero); `value` itself
+/// where `step` is not above 0.
+fn on_grain(value: f32, step: f32) -> f32 {
+    if step > 0.0 {
+        (value / step).round() * step
+    } else {
+        value
+    }
 }
 
 /// `value` as f16, rounded to the nearest with the `drop` lowest mantissa bits zero (ties away
@@ -167,6 +185,7 @@ mod tests {
             keep: 0.5,
             mantissa_bits: F16_MANTISSA_BITS,
             stages: 3,
+            step: 0.0,
         });
         assert_eq!(report.nonzero_before, before);
         assert_eq!(2 * report.nonzero_after, small.nonzero_weights());
@@ -200,6 +219,63 @@ mod tests {
             keep: 1.0,
             mantissa_bits: F16_MANTISSA_BITS,
             stages: 3,
+            step: 0.0,
+        });
+        assert_eq!(same.to_bytes(), net.to_bytes());
+    }
+
+    #[test]
+    #[allow(clippy::float_cmp)] // multiples of a power of two below 2048 are exact in f16
+    fn a_grain_rounds_each_weight_and_each_difference_alike_whatever_its_size() {
+        let net = Network::new(TupleSet::Rows, Stages::split_at(&[11]).unwrap());
+        let boards: Vec<u64> = (1..=40u64).map(|k| (k % 16) | ((k / 16) << 4)).collect();
+        for (i, &b) in boards.iter().enumerate() {
+            net.adjust(b, 0.7 * (i * i) as f32 - 300.0);
+        }
+        // Two late boards promote stage 0 and move its copy: one by a little (differences
+        // a grain takes away), one by much.
+        let late = 11u64 << 60;
+        net.adjust(late | 0x0003_0002_0001, 2.5);
+        net.adjust(late | 0x0005_0006_0007, 900.0);
+        let step = 8.0;
+        let (small, report) = net.compacted(Compaction {
+            keep: 1.0,
+            mantissa_bits: F16_MANTISSA_BITS,
+            stages: 2,
+            step,
+        });
+        let was: Vec<Vec<f32>> = (0..2).map(|k| net.stage_values(k).unwrap()).collect();
+        let now: Vec<Vec<f32>> = (0..2).map(|k| small.stage_values(k).unwrap()).collect();
+        let (mut differences, mut gone) = (0, 0);
+        for i in 0..was[0].len() {
+            // The first stage: the nearest multiple of the grain, small weights as large.
+            assert_eq!(now[0][i] % step, 0.0, "{}", now[0][i]);
+            assert!((now[0][i] - was[0][i]).abs() <= step / 2.0, "{i}");
+            // The second: its difference from the first as compacted, a multiple of the
+            // grain, so that its value too is within half a grain of the trained one; a copy
+            // stays a copy, and a difference that rounds to nothing is gone (the weight is
+            // the first stage's).
+            let (d_was, d_now) = (was[1][i] - was[0][i], now[1][i] - now[0][i]);
+            assert_eq!(d_now % step, 0.0, "{d_now}");
+            if d_was == 0.0 {
+                assert_eq!(d_now, 0.0, "{i}");
+            } else {
+                assert!((now[1][i] - was[1][i]).abs() <= step / 2.0, "{i}");
+            }
+            differences += usize::from(d_was != 0.0);
+            gone += usize::from(d_was != 0.0 && d_now == 0.0);
+        }
+        assert!(
+            differences > 0 && gone > 0 && gone < differences,
+            "{gone} of {differences}"
+        );
+        assert!(report.nonzero_after < report.nonzero_before, "{report:?}");
+        // No grain changes nothing.
+        let (same, _) = net.compacted(Compaction {
+            keep: 1.0,
+            mantissa_bits: F16_MANTISSA_BITS,
+            stages: 2,
+            step: 0.0,
         });
         assert_eq!(same.to_bytes(), net.to_bytes());
     }
