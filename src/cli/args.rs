@@ -174,8 +174,8 @@ pub(super) struct CompactArgs {
     pub(super) stages: u64,
 
     /// Round each weight (a later stage's: its difference from the stage below) to a multiple
-    /// of STEP, a power of two (0: none): a board's value is a sum of weights, so small ones
-    /// need no finer grain than large ones.
+    /// of STEP, a power of two from 2^-10 to 1024 (0: none): a board's value is a sum of
+    /// weights, so small ones need no finer grain than large ones.
     #[arg(long, allow_negative_numbers = true, value_name = "STEP", default_value_t = 0.0, value_parser = parse_step)]
     pub(super) step: f64,
 
@@ -229,11 +229,12 @@ fn parse_share(text: &str) -> Result<f64, String> {
 /// two keeps every weight exact in f16 and its low bits zero, which is what makes the file
 /// smaller: a grain of 48 made the shipped network's candidate larger than one of 32.
 fn parse_step(text: &str) -> Result<f64, String> {
+    let power_of_two = |v: f64| (-10..=10).any(|k| v.to_bits() == 2f64.powi(k).to_bits());
     match text.parse::<f64>() {
         Ok(0.0) => Ok(0.0),
-        Ok(v) if v > 0.0 && v.log2().fract() == 0.0 && (-10.0..=10.0).contains(&v.log2()) => Ok(v),
+        Ok(v) if power_of_two(v) => Ok(v),
         _ => Err(format!(
-            "a step is 0 (none) or a power of two from 1/1024 to 1024 (1, 2, 4, ... 0.5), not '{text}'"
+            "a step is 0 (none) or a power of two from 2^-10 (0.0009765625) to 1024, e.g. 0.5, 1, 2, 32; not '{text}'"
         )),
     }
 }

@@ -30,6 +30,15 @@ pub(super) fn run_compact(args: &CompactArgs) -> anyhow::Result<()> {
     let (small, report) = network.compacted(how);
     if report.nonzero_after == 0 && report.nonzero_before > 0 {
         // A network of zeros plays every move alike: nothing anyone wants written.
+        if report.over_cut > 0 {
+            return Err(UsageError(format!(
+                "--step {} rounds all {} nonzero weights of {} to zero: nothing written (choose a smaller --step)",
+                args.step,
+                report.nonzero_before,
+                args.weights.display()
+            ))
+            .into());
+        }
         return Err(UsageError(format!(
             "--keep {} keeps none of the {} nonzero weights of {}: nothing written (keep a larger share, e.g. --keep 0.5)",
             args.keep,

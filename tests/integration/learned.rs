@@ -3,7 +3,7 @@
 //! trained for a second; no trained weights are in the repository.
 
 use crate::common::Run;
-use power11::learning::ntuple::Network;
+use power11::learning::ntuple::{Network, Stages, TupleSet};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -1459,6 +1459,50 @@ fn compact_writes_a_smaller_network_that_plays_and_never_replaces_a_file() {
         "",
     );
     ran.assert_refused("--keep 0.000000001 keeps none of the ");
+    assert!(
+        ran.stderr
+            .contains("nonzero weights of w.p11w: nothing written")
+    );
+    // With a grain as well, it is still --keep that left none.
+    let ran = run.run(
+        &[
+            "compact",
+            "--weights",
+            "w.p11w",
+            "--out",
+            "none.p11w",
+            "--keep",
+            "1e-9",
+            "--step",
+            "4",
+        ],
+        "",
+    );
+    ran.assert_refused("--keep 0.000000001 keeps none of the ");
+    // A grain coarser than every weight leaves none either, and says it is the grain.
+    let tiny = Network::new(TupleSet::Rows, Stages::single());
+    tiny.adjust(0x1234_0021, 3.0);
+    std::fs::write(run.path("tiny.p11w"), tiny.to_bytes()).unwrap();
+    let ran = run.run(
+        &[
+            "compact",
+            "--weights",
+            "tiny.p11w",
+            "--out",
+            "none.p11w",
+            "--step",
+            "2",
+        ],
+        "",
+    );
+    ran.assert_refused("--step 2 rounds all ");
+    assert!(
+        ran.stderr.contains(
+            "nonzero weights of tiny.p11w to zero: nothing written (choose a smaller --step)"
+        ),
+        "{}",
+        ran.stderr
+    );
     // Regression (hostile-user trial): a negative number was "unexpected argument '-5'" for
     // compact's numbers, where every other command says what the value should be.
     for (flag, value, says) in [
@@ -1477,17 +1521,27 @@ fn compact_writes_a_smaller_network_that_plays_and_never_replaces_a_file() {
         (
             "--step",
             "-1",
-            "a step is 0 (none) or a power of two from 1/1024 to 1024 (1, 2, 4, ... 0.5), not '-1'",
+            "a step is 0 (none) or a power of two from 2^-10 (0.0009765625) to 1024, e.g. 0.5, 1, 2, 32; not '-1'",
         ),
         (
             "--step",
             "48",
-            "a step is 0 (none) or a power of two from 1/1024 to 1024 (1, 2, 4, ... 0.5), not '48'",
+            "a step is 0 (none) or a power of two from 2^-10 (0.0009765625) to 1024, e.g. 0.5, 1, 2, 32; not '48'",
+        ),
+        (
+            "--step",
+            "2048",
+            "a step is 0 (none) or a power of two from 2^-10 (0.0009765625) to 1024, e.g. 0.5, 1, 2, 32; not '2048'",
+        ),
+        (
+            "--step",
+            "1e-4",
+            "a step is 0 (none) or a power of two from 2^-10 (0.0009765625) to 1024, e.g. 0.5, 1, 2, 32; not '1e-4'",
         ),
         (
             "--step",
             "inf",
-            "a step is 0 (none) or a power of two from 1/1024 to 1024 (1, 2, 4, ... 0.5), not 'inf'",
+            "a step is 0 (none) or a power of two from 2^-10 (0.0009765625) to 1024, e.g. 0.5, 1, 2, 32; not 'inf'",
         ),
     ] {
         let args = [
@@ -1501,10 +1555,6 @@ fn compact_writes_a_smaller_network_that_plays_and_never_replaces_a_file() {
         ];
         run.run(&args, "").assert_refused(says);
     }
-    assert!(
-        ran.stderr
-            .contains("nonzero weights of w.p11w: nothing written")
-    );
     assert!(!run.path("none.p11w").exists());
     // Regression (hostile-user review): a directory that takes no file (not even root's) was
     // found after the work (exit 1); it is refused before it, naming the flag.
@@ -1575,12 +1625,23 @@ fn compact_writes_a_smaller_network_that_plays_and_never_replaces_a_file() {
         "{}",
         ran.stdout
     );
+    let ran = run.run(
+        &["compact", "--weights", "w.p11w", "--out", "no-grain.p11w"],
+        "",
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
     let grain = std::fs::read(run.path("grain.p11w")).unwrap();
     let grained = Network::from_bytes(&grain).unwrap();
     let values = grained.stage_values(0).unwrap();
     assert!(values.iter().all(|w| w % 4.0 == 0.0));
     assert!(values.iter().any(|w| *w != 0.0));
-    assert!(grain.len() < std::fs::read(run.path("w.p11w")).unwrap().len());
+    let no_grain = std::fs::read(run.path("no-grain.p11w")).unwrap();
+    assert!(
+        grain.len() < no_grain.len(),
+        "{} vs {}",
+        grain.len(),
+        no_grain.len()
+    );
     // It plays.
     let ran = run.run(
         &[

@@ -1,8 +1,10 @@
-//! Smaller networks for shipping: the weights that barely matter set to zero (magnitude
+//! Smaller networks for shipping: each weight rounded to a grain (a multiple of one step, so
+//! that small weights cost few bytes), the weights that barely matter set to zero (magnitude
 //! pruning) and the others rounded to fewer significant bits, so that the compressed file
 //! shrinks while the values that decide moves stay.
 
 use super::Network;
+use super::format::F16_MAX;
 use std::sync::Mutex;
 
 /// The most significant bits an f16 keeps after its leading one.
@@ -22,12 +24,12 @@ pub struct Compaction {
     /// so the last stage costs much space for little play.
     pub stages: usize,
     /// A grain every weight's value (first stage) or difference from the stage below as
-    /// compacted (later stages) is rounded to a multiple of, before its significant bits are,
-    /// so that every stage's values are within half a grain of the trained ones: `0.0` for
-    /// none.
-    /// A board's value is a sum of weights, so an error counts alike whatever the weight's
-    /// size; a grain spends fewer bytes on small weights than significant bits do, and a
-    /// difference smaller than half of it costs nothing.
+    /// compacted (later stages) is rounded to a multiple of, before its significant bits are:
+    /// `0.0` for none. With every weight kept and all significant bits, every stage's values
+    /// are then within half a grain of the trained ones; a weight within half a grain of the
+    /// stage below as compacted costs nothing in the file. A board's value is a sum of
+    /// weights, so an error counts alike whatever the weight's size; a grain spends fewer
+    /// bytes on small weights than significant bits do.
     pub step: f32,
 }
 
@@ -39,6 +41,9 @@ pub struct Compacted {
     pub nonzero_before: u64,
     /// The same, after.
     pub nonzero_after: u64,
+    /// Of those before, the ones `keep`'s cut left (before the grain and the rounding): 0
+    /// when `keep` alone left none.
+    pub over_cut: u64,
 }
 
 impl Network {
@@ -46,8 +51,9 @@ impl Network {
     /// `how.stages` stored stages pruned and rounded: a weight whose value (first stage) or
     /// difference from the stage below (later stages) is smaller, as f16, than the cut that
     /// keeps the largest `keep` share becomes zero (or the stage below's), and the rest are
-    /// rounded to `mantissa_bits` significant bits. A weight left as the stage below has it
-    /// costs nothing in the file.
+    /// rounded to a multiple of `step` (a later stage's difference, from the stage below as
+    /// compacted) and then to `mantissa_bits` significant bits. A weight left as the stage
+    /// below has it costs nothing in the file.
     pub fn compacted(&self, how: Compaction) -> (Network, Compacted) {
         let stored: Vec<usize> = (0..self.stages.count())
             .filter(|&k| self.stage_table(k).is_some())
@@ -93,7 +99,7 @@ impl Network {
                     let value = if (magnitude(own(s, i)) as usize) < cut {
                         base
                     } else {
-                        round_f16(base + on_grain(value - base, how.step), drop)
+                        round_f16(grained(base, value, how.step), drop)
                     };
                     nonzero_after += u64::from(value.to_bits() != base.to_bits());
                     value
@@ -106,6 +112,7 @@ impl Network {
         let report = Compacted {
             nonzero_before,
             nonzero_after,
+            over_cut: kept,
         };
         (out, report)
     }
@@ -124,11 +131,13 @@ fn magnitude(w: f32) -> u16 {
     half::f16::from_f32(w).to_bits() & 0x7FFF
 }
 
-/// `value` rounded to the nearest multiple of `step` (ties away from zero); `value` itself
-/// where `step` is not above 0.
-fn on_grain(value: f32, step: f32) -> f32 {
+/// `value` as `base` (a multiple of `step`) plus its difference from it rounded to the nearest
+/// multiple of `step` (ties away from zero), never past the largest multiple that f16 holds;
+/// `value` itself where `step` is not above 0.
+fn grained(base: f32, value: f32, step: f32) -> f32 {
     if step > 0.0 {
-        (value / step).round() * step
+        let largest = (F16_MAX / step).floor() * step;
+        (base + ((value - base) / step).round() * step).clamp(-largest, largest)
     } else {
         value
     }
@@ -137,7 +146,7 @@ fn on_grain(value: f32, step: f32) -> f32 {
 /// `value` as f16, rounded to the nearest with the `drop` lowest mantissa bits zero (ties away
 /// from zero), never past the largest finite f16.
 fn round_f16(value: f32, drop: u32) -> f32 {
-    let bits = half::f16::from_f32(value).to_bits();
+    let bits = half::f16::from_f32(value.clamp(-F16_MAX, F16_MAX)).to_bits();
     if drop == 0 {
         return half::f16::from_bits(bits).to_f32();
     }
@@ -165,6 +174,23 @@ mod tests {
         assert_eq!(round_f16(65504.0, 10), 32768.0);
         assert!(round_f16(65504.0, 3).is_finite());
         assert_eq!(round_f16(0.0, 5), 0.0);
+        assert_eq!(round_f16(65536.0, 0), 65504.0);
+        assert_eq!(round_f16(-1e9, 0), -65504.0);
+    }
+
+    #[test]
+    #[allow(clippy::float_cmp)] // multiples of powers of two in the f16 range are exact
+    fn a_grain_rounds_from_the_stage_below_and_never_past_the_f16_range() {
+        assert_eq!(grained(0.0, 3.9, 8.0), 0.0);
+        assert_eq!(grained(0.0, 4.0, 8.0), 8.0);
+        assert_eq!(grained(16.0, 19.9, 8.0), 16.0);
+        assert_eq!(grained(16.0, 12.1, 8.0), 16.0);
+        assert_eq!(grained(16.0, 11.9, 8.0), 8.0);
+        assert_eq!(grained(-8.0, -21.0, 8.0), -24.0);
+        assert_eq!(grained(0.0, 65504.0, 64.0), 65472.0);
+        assert_eq!(grained(0.0, -65504.0, 1024.0), -64512.0);
+        assert_eq!(grained(64512.0, 70000.0, 1024.0), 64512.0);
+        assert_eq!(grained(5.0, 3.3, 0.0), 3.3);
     }
 
     #[test]

@@ -40,7 +40,7 @@ const FORMAT_DENSE: u32 = 1;
 /// The value type code for IEEE half-precision weights.
 const VALUE_F16: u8 = 1;
 /// The largest finite f16: weights are clamped to it when written.
-const F16_MAX: f32 = 65504.0;
+pub(super) const F16_MAX: f32 = 65504.0;
 /// Values a block holds: the unit of the byte split and of reading and writing.
 const BLOCK: usize = 1 << 16;
 /// Blocks a zstd frame of a weight file holds at most (format 3): frames are compressed and
