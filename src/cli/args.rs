@@ -160,7 +160,9 @@ pub(super) struct CompactArgs {
     #[arg(long, value_name = "FILE")]
     pub(super) out: PathBuf,
 
-    /// The share of nonzero weights kept, the largest in size (above 0, at most 1).
+    /// The share of nonzero weights kept at most, the largest in size (above 0, at most 1):
+    /// weights the size of the cut go together, so on a grained or rounded network, whose
+    /// sizes repeat, a little less is kept.
     #[arg(long, allow_negative_numbers = true, value_name = "SHARE", default_value_t = 1.0, value_parser = parse_share)]
     pub(super) keep: f64,
 
