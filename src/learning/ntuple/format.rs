@@ -450,29 +450,63 @@ fn read_compressed(
     let per_stage = network.set.weights_per_stage();
     // The most a stage can hold: every weight stored, and its blocks' bitmaps.
     let most = stored.len() * (per_stage.div_ceil(BLOCK) * BLOCK / 8 + 2 * per_stage);
-    let decoded = if format == FORMAT_ONE_FRAME {
-        decompress_one_frame(frames, most)
+    let (decoded, listed) = if format == FORMAT_ONE_FRAME {
+        (decompress_one_frame(frames, most), Vec::new())
     } else {
-        decompress_frames(frames, most)
-    }
-    .map_err(damaged)?;
+        match frames_of(frames, most) {
+            Ok(listed) => (decompress_listed(&listed), listed),
+            Err(what) => (Err(what), Vec::new()),
+        }
+    };
+    let decoded = decoded.map_err(damaged)?;
     let mut reader = Reader(&decoded);
-    let stages = stored
-        .iter()
-        .map(|_| blocks_of_stage(&mut reader, per_stage))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|what| damaged(what.to_string()))?;
+    // Each stored stage's blocks, and where its bytes start in `decoded`.
+    let mut stages = Vec::with_capacity(stored.len());
+    let mut starts = Vec::with_capacity(stored.len() + 1);
+    for _ in &stored {
+        starts.push(decoded.len() - reader.0.len());
+        stages.push(blocks_of_stage(&mut reader, per_stage).map_err(|w| damaged(w.to_string()))?);
+    }
+    starts.push(decoded.len());
     if !reader.0.is_empty() {
         return Err(damaged("more values than its stages hold".to_string()));
     }
+    let bad = |(j, at): (usize, usize)| NetworkError::Weight(stored[j] * per_stage + at);
+    if weight_use == WeightUse::Play
+        && let Some(pending) = pending_stages(&listed, &starts)
+    {
+        // Stage 0 now; every later one checked now, expanded when a board first needs it.
+        let first = expand_in_parallel(&stages[..1], per_stage, &F16Cells, None).map_err(bad)?;
+        for (j, blocks) in stages.iter().enumerate().skip(1) {
+            if let Some(at) = first_not_finite(blocks) {
+                return Err(bad((j, at)));
+            }
+        }
+        for table in first {
+            network.set_table(0, Table::Frozen(table));
+        }
+        for (j, frames) in pending.into_iter().enumerate().skip(1) {
+            let holds = starts[j + 1] - starts[j];
+            let below = Some(stored[j - 1]);
+            network.set_pending(
+                stored[j],
+                Pending {
+                    frames,
+                    holds,
+                    below,
+                },
+            );
+        }
+        return Ok(());
+    }
     let tables: Vec<Table> = match weight_use {
-        WeightUse::Training => expand_in_parallel(&stages, per_stage, &WideCells::of_f16())
-            .map_err(|(j, at)| NetworkError::Weight(stored[j] * per_stage + at))?
+        WeightUse::Training => expand_in_parallel(&stages, per_stage, &WideCells::of_f16(), None)
+            .map_err(bad)?
             .into_iter()
             .map(Table::Learning)
             .collect(),
-        WeightUse::Play => expand_in_parallel(&stages, per_stage, &F16Cells)
-            .map_err(|(j, at)| NetworkError::Weight(stored[j] * per_stage + at))?
+        WeightUse::Play => expand_in_parallel(&stages, per_stage, &F16Cells, None)
+            .map_err(bad)?
             .into_iter()
             .map(Table::Frozen)
             .collect(),
@@ -481,6 +515,96 @@ fn read_compressed(
         network.set_table(stage, table);
     }
     Ok(())
+}
+
+/// A stored stage of a weight file read to play, not expanded yet ([`Network::table`]): its
+/// zstd frames as the file has them, all checked when the file was read (they decompress to
+/// `holds` bytes of whole blocks whose values are finite), and the stored stage below it,
+/// whose weights it keeps wherever it stores none of its own.
+pub(super) struct Pending {
+    frames: Vec<u8>,
+    holds: usize,
+    below: Option<usize>,
+}
+
+impl Pending {
+    /// The stored stage this one is expanded on top of.
+    pub(super) fn below(&self) -> Option<usize> {
+        self.below
+    }
+
+    /// The stage's table of `per_stage` f16 weights, `below`'s where it stores none.
+    pub(super) fn expand(&self, per_stage: usize, below: Option<&Table>) -> Table {
+        const CHECKED: &str = "a pending stage's frames were checked when its file was read";
+        let decoded = decompress_frames(&self.frames, self.holds).expect(CHECKED);
+        let blocks = blocks_of_stage(&mut Reader(&decoded), per_stage).expect(CHECKED);
+        let below = match below {
+            Some(Table::Frozen(cells)) => Some(&cells[..]),
+            _ => None,
+        };
+        let table = expand_in_parallel(&[blocks], per_stage, &F16Cells, below)
+            .ok()
+            .and_then(|tables| tables.into_iter().next())
+            .expect(CHECKED);
+        Table::Frozen(table)
+    }
+}
+
+/// The compressed frames of each stored stage, when the frames `listed` (with the bytes each
+/// holds) fall on the stages' bounds in the decompressed bytes (`starts`, and the end): a
+/// stage can then be decompressed on its own. `None` for a file whose frames straddle two
+/// stages (which power11 never writes) or that has one frame: it is expanded whole.
+fn pending_stages(listed: &[(&[u8], usize)], starts: &[usize]) -> Option<Vec<Vec<u8>>> {
+    if listed.is_empty() {
+        return None;
+    }
+    let mut stages = vec![Vec::new(); starts.len() - 1];
+    let mut at = 0;
+    for &(frame, holds) in listed {
+        // The stage whose bytes this frame's start falls in; it must end within it.
+        let j = starts.partition_point(|&s| s <= at).checked_sub(1)?;
+        if j + 1 >= starts.len() || at + holds > starts[j + 1] {
+            return None;
+        }
+        stages[j].extend_from_slice(frame);
+        at += holds;
+    }
+    // Every stage starts on a frame's start (and a stage of no bytes is no stage).
+    let bounds_met = starts
+        .windows(2)
+        .all(|w| w[0] < w[1] && listed_start(listed, w[0]));
+    bounds_met.then_some(stages)
+}
+
+/// Whether some frame of `listed` starts at `offset` in the decompressed bytes.
+fn listed_start(listed: &[(&[u8], usize)], offset: usize) -> bool {
+    let mut at = 0;
+    for &(_, holds) in listed {
+        if at == offset {
+            return true;
+        }
+        at += holds;
+    }
+    false
+}
+
+/// The index in its table of the first weight of `blocks` that is not a finite number (an f16
+/// whose exponent bits are all set), as [`expand`] would find it.
+fn first_not_finite(blocks: &[Block<'_>]) -> Option<usize> {
+    blocks.iter().enumerate().find_map(|(b, block)| {
+        let bad = block.high.iter().position(|&h| h & 0x7C == 0x7C)?;
+        let at = block
+            .mask
+            .iter()
+            .enumerate()
+            .flat_map(|(byte, &m)| {
+                (0..8)
+                    .filter(move |bit| m & (1 << bit) != 0)
+                    .map(move |bit| 8 * byte + bit)
+            })
+            .nth(bad)?;
+        Some(b * BLOCK + at)
+    })
 }
 
 /// The one zstd frame of a format-2 file (nothing after it), decompressed: at most `most` bytes.
@@ -500,8 +624,13 @@ fn decompress_one_frame(frame: &[u8], most: usize) -> Result<Vec<u8>, String> {
 
 /// The zstd frames of a format-3 file, each saying how much it holds, decompressed on every
 /// core into one buffer, in order: at most `most` bytes in all.
-fn decompress_frames(mut rest: &[u8], most: usize) -> Result<Vec<u8>, String> {
-    // (compressed frame, bytes it holds), checked before anything is decompressed.
+fn decompress_frames(rest: &[u8], most: usize) -> Result<Vec<u8>, String> {
+    decompress_listed(&frames_of(rest, most)?)
+}
+
+/// The zstd frames of a format-3 file, each with the bytes it says it holds, checked before
+/// anything is decompressed: at most `most` bytes in all.
+fn frames_of(mut rest: &[u8], most: usize) -> Result<Vec<(&[u8], usize)>, String> {
     let mut frames: Vec<(&[u8], usize)> = Vec::new();
     let mut total = 0usize;
     while !rest.is_empty() {
@@ -525,10 +654,16 @@ fn decompress_frames(mut rest: &[u8], most: usize) -> Result<Vec<u8>, String> {
     if frames.is_empty() {
         return Err("no frame".to_string());
     }
+    Ok(frames)
+}
+
+/// The frames [`frames_of`] listed, decompressed on every core into one buffer, in order.
+fn decompress_listed(frames: &[(&[u8], usize)]) -> Result<Vec<u8>, String> {
+    let total = frames.iter().map(|&(_, holds)| holds).sum();
     let mut decoded = vec![0u8; total];
     let mut jobs: Vec<(&[u8], &mut [u8])> = Vec::with_capacity(frames.len());
     let mut room = decoded.as_mut_slice();
-    for (frame, holds) in frames {
+    for &(frame, holds) in frames {
         let (part, after) = std::mem::take(&mut room).split_at_mut(holds);
         jobs.push((frame, part));
         room = after;
@@ -692,12 +827,14 @@ type TableOf<C> = Box<[<C as Cells>::Cell]>;
 
 /// The tables of `stages` (`per_stage` weights each, in tables that come zeroed), each
 /// thread writing a run of blocks through every stage, so that a later stage's block finds
-/// the block below it already written. Fails with the first weight that is not a finite
-/// number, as (stored stage, index in its table).
+/// the block below it already written; the first stage is on top of `base` if there is one.
+/// Fails with the first weight that is not a finite number, as (stored stage, index in its
+/// table).
 fn expand_in_parallel<C: Cells>(
     stages: &[Vec<Block<'_>>],
     per_stage: usize,
     cells: &C,
+    base: Option<&[C::Cell]>,
 ) -> Result<Vec<TableOf<C>>, (usize, usize)> {
     let owned: Vec<TableOf<C>> = stages.iter().map(|_| zeroed(per_stage)).collect();
     let tables = &owned;
@@ -711,7 +848,7 @@ fn expand_in_parallel<C: Cells>(
         (first..(first + run).min(blocks))
             .flat_map(|b| (0..stages.len()).map(move |j| (b, j)))
             .find_map(|(b, j)| {
-                let below = j.checked_sub(1).map(|i| &*tables[i]);
+                let below = j.checked_sub(1).map_or(base, |i| Some(&*tables[i]));
                 expand(&stages[j][b], b * BLOCK, &tables[j], below, cells).map(|at| (j, at))
             })
     };
@@ -1174,6 +1311,88 @@ mod tests {
         assert_eq!(play.stages_trained(), training.stages_trained());
     }
 
+    /// A network of four stages, three stored (the fourth plays with the third), each later
+    /// stage differing from the one below somewhere, and the boards of each.
+    fn three_stored() -> (Network, [u64; 4]) {
+        let net = Network::new(TupleSet::Rows, Stages::split_at(&[11, 13, 15]).unwrap());
+        let boards = [5 | (6 << 20), 11 << 60, 13 << 40, 15 << 8];
+        for (k, &board) in boards.iter().enumerate().take(3) {
+            net.adjust(board | (3 << 24), 100.0 * (k + 1) as f32);
+            net.adjust(board, 40.0);
+        }
+        assert_eq!(net.stages_trained(), 3);
+        (net, boards)
+    }
+
+    #[test]
+    fn a_network_read_to_play_expands_a_later_stage_when_a_board_first_reaches_it() {
+        let (net, boards) = three_stored();
+        let bytes = net.to_bytes();
+        let training = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(training.stages_in_memory(), 3);
+        let play = Network::from_bytes_for(&bytes, WeightUse::Play).unwrap();
+        // Read, it holds stage 0 only, though all three count as trained.
+        assert_eq!((play.stages_in_memory(), play.stages_trained()), (1, 3));
+        assert_eq!(
+            play.value(boards[0]).to_bits(),
+            training.value(boards[0]).to_bits()
+        );
+        assert_eq!(play.stages_in_memory(), 1);
+        // A board of stage 2 expands it on top of stage 1, which it needs first.
+        let values = std::thread::scope(|scope| {
+            let threads: Vec<_> = (0..4)
+                .map(|_| scope.spawn(|| play.value(boards[2] | (3 << 24))))
+                .collect();
+            threads
+                .into_iter()
+                .map(|t| t.join().unwrap())
+                .collect::<Vec<_>>()
+        });
+        assert_eq!(play.stages_in_memory(), 3);
+        assert!(
+            values
+                .iter()
+                .all(|v| v.to_bits() == training.value(boards[2] | (3 << 24)).to_bits())
+        );
+        for k in 0..4 {
+            assert!(
+                play.stage_values(k) == training.stage_values(k),
+                "stage {k}"
+            );
+        }
+        for &board in &boards {
+            for extra in [0, 3 << 24, 0x0000_0012_0034_0000] {
+                let board = board | extra;
+                assert_eq!(play.value(board).to_bits(), training.value(board).to_bits());
+            }
+        }
+        // Whatever reads the whole network (writing it) expands what still waits.
+        let play = Network::from_bytes_for(&bytes, WeightUse::Play).unwrap();
+        assert_eq!(play.to_bytes(), bytes);
+        assert_eq!(play.stages_in_memory(), 3);
+    }
+
+    #[test]
+    fn a_file_whose_frames_straddle_stages_is_read_whole_to_play() {
+        let (net, boards) = three_stored();
+        let bytes = net.to_bytes();
+        // The same stages in one frame under format 3 (power11 never writes it, but it is a
+        // file whose frames and stages do not line up).
+        let header = net.header(FORMAT).len();
+        let (body, _) = bytes.split_last_chunk::<4>().unwrap();
+        let decoded = decompress_frames(&body[header + 1..], usize::MAX).unwrap();
+        let mut one = body[..=header].to_vec();
+        one.extend_from_slice(&zstd::bulk::compress(&decoded, 3).unwrap());
+        let sum = crc32fast::hash(&one);
+        one.extend_from_slice(&sum.to_le_bytes());
+        let play = Network::from_bytes_for(&one, WeightUse::Play).unwrap();
+        assert_eq!(play.stages_in_memory(), 3);
+        let training = Network::from_bytes(&bytes).unwrap();
+        for &board in &boards {
+            assert_eq!(play.value(board).to_bits(), training.value(board).to_bits());
+        }
+    }
+
     #[test]
     fn a_stage_costs_what_it_changed_and_one_never_reached_costs_nothing() {
         let one = Network::new(TupleSet::Rows, Stages::split_at(&[11, 12]).unwrap());
@@ -1233,7 +1452,11 @@ mod tests {
             edit(&mut body);
             let sum = crc32fast::hash(&body);
             body.extend_from_slice(&sum.to_le_bytes());
-            Network::from_bytes(&body).unwrap_err().to_string()
+            // Refused alike whether read to train or to play (whose later stages wait).
+            let error = Network::from_bytes(&body).unwrap_err();
+            let play = Network::from_bytes_for(&body, WeightUse::Play).unwrap_err();
+            assert_eq!(error, play);
+            error.to_string()
         };
         let mask_at = bytes.len() - 4 - (bytes.len() - 4 - trained().header(FORMAT).len());
         let error = resealed(&|b| b[mask_at] = 0b100);

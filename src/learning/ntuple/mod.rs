@@ -367,6 +367,10 @@ pub struct Network {
     /// and the sum of their sizes (high half), in one word so that a thread never reads one
     /// sum of an update without the other. One table a stage, set before the stage's weights.
     coherence: Option<Box<[OnceLock<Sums>]>>,
+    /// The stored stages of a network read to play that are not expanded yet, each until a
+    /// board of it is first valued ([`Network::table`]): set when the file is read, never
+    /// after. A stage is pending only while its table is empty.
+    pending: Box<[Option<format::Pending>]>,
 }
 
 impl std::fmt::Debug for Network {
@@ -394,6 +398,7 @@ impl Network {
         let claimed = (0..stages.count())
             .map(|_| AtomicBool::new(false))
             .collect();
+        let pending = (0..stages.count()).map(|_| None).collect();
         Network {
             set,
             stages,
@@ -402,6 +407,7 @@ impl Network {
             training: Mutex::new(Training::default()),
             checksum: None,
             coherence: None,
+            pending,
         }
     }
 
@@ -420,9 +426,10 @@ impl Network {
             let sums = self
                 .tables
                 .iter()
-                .map(|table| {
+                .enumerate()
+                .map(|(stage, _)| {
                     let cell = OnceLock::new();
-                    if table.get().is_some() {
+                    if self.has_weights(stage) {
                         let _ = cell.set(zeroed(per_stage));
                     }
                     cell
@@ -521,6 +528,7 @@ impl Network {
                 to: stages,
             });
         }
+        self.expand_all();
         let mut out = Network::unfilled(self.set, stages);
         *out.training
             .get_mut()
@@ -578,25 +586,66 @@ impl Network {
     /// Whether the boards whose largest exponent is `max_exponent` are valued by weights of
     /// their own stage (it was trained, or promoted), not borrowed from a stage below.
     pub fn stage_learned(&self, max_exponent: u8) -> bool {
-        self.tables[self.stages.of(max_exponent)].get().is_some()
+        self.has_weights(self.stages.of(max_exponent))
     }
 
     /// How many stages have weights of their own (trained, or promoted from below).
     pub fn stages_trained(&self) -> usize {
+        (0..self.stages.count())
+            .filter(|&k| self.has_weights(k))
+            .count()
+    }
+
+    /// How many stages' tables are in memory: those with weights of their own but for the
+    /// stages of a network read to play that no board has reached yet (each is expanded from
+    /// the file's bytes the first time a board of it is valued).
+    pub fn stages_in_memory(&self) -> usize {
         self.tables.iter().filter(|t| t.get().is_some()).count()
     }
 
-    /// The weights of `stage`, which must have a table (stage 0 always has one).
+    /// Whether `stage` has weights of its own: a table, or a stored stage waiting to be
+    /// expanded.
     #[inline]
-    fn table(&self, stage: usize) -> &Table {
-        self.tables[stage].get().expect(
-            "stage 0 has a table from the start, and stage_for returns only stages with one",
-        )
+    fn has_weights(&self, stage: usize) -> bool {
+        self.tables[stage].get().is_some() || self.pending[stage].is_some()
     }
 
-    /// The weights of `stage` if it has weights of its own.
+    /// The weights of `stage`, which must have weights of its own (stage 0 always has), expanded
+    /// now if they were waiting.
+    #[inline]
+    fn table(&self, stage: usize) -> &Table {
+        match self.tables[stage].get() {
+            Some(table) => table,
+            None => self.expanded(stage),
+        }
+    }
+
+    /// A pending stage's table, expanded by the first thread that asks (the others wait for
+    /// it), on top of the stored stage below it.
+    #[cold]
+    #[inline(never)]
+    fn expanded(&self, stage: usize) -> &Table {
+        self.tables[stage].get_or_init(|| {
+            let pending = self.pending[stage].as_ref().expect(
+                "stage 0 has a table from the start, and only stages with weights are asked for",
+            );
+            let below = pending.below().map(|k| self.table(k));
+            pending.expand(self.set.weights_per_stage(), below)
+        })
+    }
+
+    /// Expands every pending stage (before the tables are taken apart).
+    fn expand_all(&self) {
+        for stage in 0..self.stages.count() {
+            if self.pending[stage].is_some() {
+                self.table(stage);
+            }
+        }
+    }
+
+    /// The weights of `stage` if it has weights of its own (expanded, if they were waiting).
     pub(super) fn stage_table(&self, stage: usize) -> Option<&Table> {
-        self.tables.get(stage).and_then(OnceLock::get)
+        (stage < self.stages.count() && self.has_weights(stage)).then(|| self.table(stage))
     }
 
     /// The stage whose weights value `board`: its own if it has any, else the nearest below.
@@ -606,7 +655,7 @@ impl Network {
             return 0;
         }
         let mut stage = self.stages.of(max_exponent(board));
-        while stage > 0 && self.tables[stage].get().is_none() {
+        while stage > 0 && !self.has_weights(stage) {
             stage -= 1;
         }
         stage
@@ -794,7 +843,7 @@ impl Network {
     /// The nearest stage below `stage` that has weights of its own (stage 0 at the bottom).
     fn nearest_below(&self, stage: usize) -> usize {
         let mut from = stage.saturating_sub(1);
-        while from > 0 && self.tables[from].get().is_none() {
+        while from > 0 && !self.has_weights(from) {
             from -= 1;
         }
         from
@@ -808,9 +857,18 @@ impl Network {
         self.set_table(stage, Table::Learning(table));
     }
 
+    /// Gives `stage` weights of its own that wait in `pending` until a board of it is valued.
+    /// Only while the network is being built, as [`Network::set_stage`].
+    fn set_pending(&mut self, stage: usize, pending: format::Pending) {
+        self.tables[stage] = OnceLock::new();
+        self.claimed[stage] = AtomicBool::new(true);
+        self.pending[stage] = Some(pending);
+    }
+
     /// Gives `stage` the weights `table` as its own (see [`Network::set_stage`]).
     pub(super) fn set_table(&mut self, stage: usize, table: Table) {
         self.tables[stage] = OnceLock::from(table);
+        self.pending[stage] = None;
         self.claimed[stage] = AtomicBool::new(true);
     }
 }
