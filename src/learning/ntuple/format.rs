@@ -11,7 +11,7 @@
 //! frame, on one core, took half the processor time of loading the shipped network. Formats 2 (one frame) and 1 (every stage,
 //! dense and uncompressed) are still read; the coherence file is one frame.
 
-use super::memory::zeroed;
+use super::memory::{zeroed, zeroed_small};
 use super::{
     CoherenceError, MAX_STAGES, Network, NetworkError, Stages, Table, Training, TupleSet, WeightUse,
 };
@@ -773,6 +773,8 @@ trait Cells: Sync {
     fn load(cell: &Self::Cell) -> Self::Bits;
     /// Puts `bits` in `cell`.
     fn store(cell: &Self::Cell, bits: Self::Bits);
+    /// A table of `count` zeros, in the pages that suit its use.
+    fn zeroed(count: usize) -> Box<[Self::Cell]>;
 }
 
 /// `f32` weights, for training: every f16's value looked up, far faster than converting
@@ -802,6 +804,9 @@ impl Cells for WideCells {
     fn store(cell: &AtomicU32, bits: u32) {
         cell.store(bits, Ordering::Relaxed);
     }
+    fn zeroed(count: usize) -> Box<[AtomicU32]> {
+        zeroed(count)
+    }
 }
 
 /// f16 weights as the file has them, to play with.
@@ -820,6 +825,9 @@ impl Cells for F16Cells {
     fn store(cell: &AtomicU16, bits: u16) {
         cell.store(bits, Ordering::Relaxed);
     }
+    fn zeroed(count: usize) -> Box<[AtomicU16]> {
+        zeroed_small(count)
+    }
 }
 
 /// One stage's table of the kind `C` holds.
@@ -836,7 +844,7 @@ fn expand_in_parallel<C: Cells>(
     cells: &C,
     base: Option<&[C::Cell]>,
 ) -> Result<Vec<TableOf<C>>, (usize, usize)> {
-    let owned: Vec<TableOf<C>> = stages.iter().map(|_| zeroed(per_stage)).collect();
+    let owned: Vec<TableOf<C>> = stages.iter().map(|_| C::zeroed(per_stage)).collect();
     let tables = &owned;
     let blocks = stages.first().map_or(0, Vec::len);
     let threads = std::thread::available_parallelism()
