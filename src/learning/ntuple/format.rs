@@ -475,19 +475,19 @@ fn read_compressed(
     if weight_use == WeightUse::Play
         && let Some(pending) = pending_stages(&listed, &starts)
     {
-        // Stage 0 now; every later one checked now, expanded when a board first needs it.
-        let first = expand_in_parallel(&stages[..1], per_stage, &F16Cells, None).map_err(bad)?;
-        for (j, blocks) in stages.iter().enumerate().skip(1) {
+        // Every stage checked now, each expanded from its own frames when a board first needs
+        // it: stage 0 at once, but after the bytes decoded to check them are gone.
+        for (j, blocks) in stages.iter().enumerate() {
             if let Some(at) = first_not_finite(blocks) {
                 return Err(bad((j, at)));
             }
         }
-        for table in first {
-            network.set_table(0, Table::Frozen(table));
-        }
-        for (j, frames) in pending.into_iter().enumerate().skip(1) {
+        drop(stages);
+        drop(decoded);
+        for (j, frames) in pending.into_iter().enumerate() {
             let holds = starts[j + 1] - starts[j];
-            let below = Some(stored[j - 1]);
+            let below = j.checked_sub(1).map(|i| stored[i]);
+            let frames = Mutex::new(frames);
             network.set_pending(
                 stored[j],
                 Pending {
@@ -497,6 +497,7 @@ fn read_compressed(
                 },
             );
         }
+        network.table(0);
         return Ok(());
     }
     let tables: Vec<Table> = match weight_use {
@@ -519,10 +520,10 @@ fn read_compressed(
 
 /// A stored stage of a weight file read to play, not expanded yet ([`Network::table`]): its
 /// zstd frames as the file has them, all checked when the file was read (they decompress to
-/// `holds` bytes of whole blocks whose values are finite), and the stored stage below it,
-/// whose weights it keeps wherever it stores none of its own.
+/// `holds` bytes of whole blocks whose values are finite; emptied once expanded), and the
+/// stored stage below it, whose weights it keeps wherever it stores none of its own.
 pub(super) struct Pending {
-    frames: Vec<u8>,
+    frames: Mutex<Vec<u8>>,
     holds: usize,
     below: Option<usize>,
 }
@@ -533,10 +534,18 @@ impl Pending {
         self.below
     }
 
-    /// The stage's table of `per_stage` f16 weights, `below`'s where it stores none.
+    /// The stage's table of `per_stage` f16 weights, `below`'s where it stores none: once (the
+    /// frames are let go).
     pub(super) fn expand(&self, per_stage: usize, below: Option<&Table>) -> Table {
         const CHECKED: &str = "a pending stage's frames were checked when its file was read";
-        let decoded = decompress_frames(&self.frames, self.holds).expect(CHECKED);
+        let frames = std::mem::take(
+            &mut *self
+                .frames
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        let decoded = decompress_frames(&frames, self.holds).expect(CHECKED);
+        drop(frames);
         let blocks = blocks_of_stage(&mut Reader(&decoded), per_stage).expect(CHECKED);
         let below = match below {
             Some(Table::Frozen(cells)) => Some(&cells[..]),
