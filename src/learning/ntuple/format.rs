@@ -538,19 +538,21 @@ impl Pending {
     /// frames are let go).
     pub(super) fn expand(&self, per_stage: usize, below: Option<&Table>) -> Table {
         const CHECKED: &str = "a pending stage's frames were checked when its file was read";
-        let frames = std::mem::take(
-            &mut *self
+        let decoded = {
+            let mut frames = self
                 .frames
                 .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner),
-        );
-        let decoded = decompress_frames(&frames, self.holds).expect(CHECKED);
-        drop(frames);
-        let blocks = blocks_of_stage(&mut Reader(&decoded), per_stage).expect(CHECKED);
-        let below = match below {
-            Some(Table::Frozen(cells)) => Some(&cells[..]),
-            _ => None,
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let decoded = decompress_frames(&frames, self.holds).expect(CHECKED);
+            // Decoded, the frames are needed no more.
+            *frames = Vec::new();
+            decoded
         };
+        let blocks = blocks_of_stage(&mut Reader(&decoded), per_stage).expect(CHECKED);
+        let below = below.map(|table| match table {
+            Table::Frozen(cells) => &cells[..],
+            Table::Learning(_) => unreachable!("a network read to play holds f16 tables only"),
+        });
         let table = expand_in_parallel(&[blocks], per_stage, &F16Cells, below)
             .ok()
             .and_then(|tables| tables.into_iter().next())
@@ -861,13 +863,17 @@ fn expand_in_parallel<C: Cells>(
         .clamp(1, 8)
         .min(blocks.max(1));
     let run = blocks.div_ceil(threads);
+    // A run goes block by block through every stage, so its first bad weight need not be
+    // its lowest (a later stage's first block comes before stage 0's second): the lowest of a
+    // run's, and then of all runs', is the one named, whatever the number of threads.
     let expand_run = |first: usize| {
         (first..(first + run).min(blocks))
             .flat_map(|b| (0..stages.len()).map(move |j| (b, j)))
-            .find_map(|(b, j)| {
+            .filter_map(|(b, j)| {
                 let below = j.checked_sub(1).map_or(base, |i| Some(&*tables[i]));
                 expand(&stages[j][b], b * BLOCK, &tables[j], below, cells).map(|at| (j, at))
             })
+            .min()
     };
     std::thread::scope(|scope| {
         let others: Vec<_> = (1..threads)
@@ -1387,6 +1393,72 @@ mod tests {
         let play = Network::from_bytes_for(&bytes, WeightUse::Play).unwrap();
         assert_eq!(play.to_bytes(), bytes);
         assert_eq!(play.stages_in_memory(), 3);
+    }
+
+    #[test]
+    fn stages_of_several_frames_and_a_stage_not_stored_wait_alike() {
+        // Stages 0 and 2 stored, 1 not (its boards play with stage 0), each of two frames.
+        let count = TupleSet::Rows.weights_per_stage();
+        let mut net = Network::unfilled(TupleSet::Rows, Stages::split_at(&[11, 13, 15]).unwrap());
+        let some = |i: usize| if i.is_multiple_of(3) { 1.0 } else { 0.0 };
+        net.set_stage(0, (0..count).map(some));
+        net.set_stage(
+            2,
+            (0..count).map(move |i| if i.is_multiple_of(7) { 2.5 } else { some(i) }),
+        );
+        let boards = [5 | (6 << 20), 11 << 60, 13 << 40, 15 << 8];
+        let bytes = net.to_bytes_framed(3, 1);
+        let training = Network::from_bytes(&bytes).unwrap();
+        let play = Network::from_bytes_for(&bytes, WeightUse::Play).unwrap();
+        assert_eq!((play.stages_in_memory(), play.stages_trained()), (1, 2));
+        assert_eq!(
+            play.value(boards[1]).to_bits(),
+            training.value(boards[1]).to_bits()
+        );
+        assert_eq!(
+            play.stages_in_memory(),
+            1,
+            "stage 1's boards play with stage 0"
+        );
+        for &board in &boards {
+            assert_eq!(play.value(board).to_bits(), training.value(board).to_bits());
+        }
+        assert_eq!(play.stages_in_memory(), 2);
+        for k in 0..4 {
+            assert!(
+                play.stage_values(k) == training.stage_values(k),
+                "stage {k}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_weight_that_is_not_a_number_deep_in_a_later_stage_is_named_at_once() {
+        let count = TupleSet::Rows.weights_per_stage();
+        let mut net = Network::unfilled(TupleSet::Rows, Stages::split_at(&[11, 13]).unwrap());
+        let some = |i: usize| if i.is_multiple_of(5) { 1.0 } else { 0.0 };
+        net.set_stage(0, (0..count).map(some));
+        // Stage 2 differs from stage 1 here and there, and in its second block by a NaN.
+        let at = BLOCK + 4465;
+        net.set_stage(1, (0..count).map(some));
+        net.set_stage(
+            2,
+            (0..count).map(move |i| match i {
+                _ if i == at => f32::NAN,
+                _ if i % 1000 == 3 => 9.0,
+                _ => some(i),
+            }),
+        );
+        for frames in [1, FRAME_BLOCKS] {
+            for weight_use in [WeightUse::Training, WeightUse::Play] {
+                assert_eq!(
+                    Network::from_bytes_for(&net.to_bytes_framed(3, frames), weight_use)
+                        .unwrap_err(),
+                    NetworkError::Weight(2 * count + at),
+                    "{frames} frame(s) a stage, {weight_use:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -367,9 +367,10 @@ pub struct Network {
     /// and the sum of their sizes (high half), in one word so that a thread never reads one
     /// sum of an update without the other. One table a stage, set before the stage's weights.
     coherence: Option<Box<[OnceLock<Sums>]>>,
-    /// The stored stages of a network read to play that are not expanded yet, each until a
-    /// board of it is first valued ([`Network::table`]): set when the file is read, never
-    /// after. A stage is pending only while its table is empty.
+    /// The stored stages of a network read to play, each expanded into its table when a board
+    /// of it is first valued ([`Network::table`]): set when the file is read, never after, and
+    /// kept (its frames let go) once expanded, so that a stage with weights of its own is one
+    /// with a table or one pending.
     pending: Box<[Option<format::Pending>]>,
 }
 
