@@ -216,9 +216,19 @@ mod tests {
     fn the_shipped_network_is_whole_and_plays_alike_however_it_is_held() {
         let play = shipped_network(WeightUse::Play).unwrap();
         assert!(play.is_frozen());
-        assert!(play.nonzero_weights() > 0);
         let training = shipped_network(WeightUse::Training).unwrap();
         assert!(!training.is_frozen());
+        // Read to play, it holds its first stage only, and a board of a later stage expands
+        // it (here the 16384 stage first, which needs the 2048 stage below it).
+        let stages = play.stages_trained();
+        assert!(stages >= 2, "{stages}");
+        assert_eq!(play.stages_in_memory(), 1);
+        let (open, late) = (0x1100_0000_0000_0012_u64, 0x1E00_0000_0000_0012_u64);
+        assert_eq!(play.value(open).to_bits(), training.value(open).to_bits());
+        assert_eq!(play.stages_in_memory(), 1);
+        assert_eq!(play.value(late).to_bits(), training.value(late).to_bits());
+        assert_eq!(play.stages_in_memory(), stages);
+        assert!(play.nonzero_weights() > 0);
         assert_eq!(play.nonzero_weights(), training.nonzero_weights());
         // Boards of every stage: tiles up to 2^15 in random cells.
         let mut state = 0x9E37_79B9_7F4A_7C15_u64;
