@@ -1429,72 +1429,37 @@ fn train_plot_draws_the_learning_curve_with_its_checkpoints() {
 fn compact_writes_a_smaller_network_that_plays_and_never_replaces_a_file() {
     let run = Run::new();
     train(&run, "w.p11w", "300");
+    let compact = |from: &str, out: &str, more: &[&str]| {
+        run.run(
+            &[&["compact", "--weights", from, "--out", out], more].concat(),
+            "",
+        )
+    };
+    let not_a_step = |value: &str| {
+        format!(
+            "a step is 0 (none) or a power of two from 2^-10 (0.0009765625) to 1024, e.g. 0.5, 1, 2, 32; not '{value}'"
+        )
+    };
     // Regression (hostile-user review): keeping no weight at all wrote a network of zeros.
-    let ran = run.run(
-        &[
-            "compact",
-            "--weights",
-            "w.p11w",
-            "--out",
-            "none.p11w",
-            "--keep",
-            "0",
-        ],
-        "",
-    );
+    let ran = compact("w.p11w", "none.p11w", &["--keep", "0"]);
     ran.assert_refused("a share is a number above 0, at most 1, not '0'");
     assert!(!run.path("none.p11w").exists());
     // Regression (hostile-user trial): a share so small that it keeps no weight (1e-9 of a
     // few thousand) wrote a network of zeros all the same, said only in its count.
-    let ran = run.run(
-        &[
-            "compact",
-            "--weights",
-            "w.p11w",
-            "--out",
-            "none.p11w",
-            "--keep",
-            "1e-9",
-        ],
-        "",
-    );
+    let ran = compact("w.p11w", "none.p11w", &["--keep", "1e-9"]);
     ran.assert_refused("--keep 0.000000001 keeps none of the ");
     assert!(
         ran.stderr
             .contains("nonzero weights of w.p11w: nothing written")
     );
     // With a grain as well, it is still --keep that left none.
-    let ran = run.run(
-        &[
-            "compact",
-            "--weights",
-            "w.p11w",
-            "--out",
-            "none.p11w",
-            "--keep",
-            "1e-9",
-            "--step",
-            "4",
-        ],
-        "",
-    );
+    let ran = compact("w.p11w", "none.p11w", &["--keep", "1e-9", "--step", "4"]);
     ran.assert_refused("--keep 0.000000001 keeps none of the ");
     // A grain coarser than every weight leaves none either, and says it is the grain.
     let tiny = Network::new(TupleSet::Rows, Stages::single());
     tiny.adjust(0x1234_0021, 3.0);
     std::fs::write(run.path("tiny.p11w"), tiny.to_bytes()).unwrap();
-    let ran = run.run(
-        &[
-            "compact",
-            "--weights",
-            "tiny.p11w",
-            "--out",
-            "none.p11w",
-            "--step",
-            "2",
-        ],
-        "",
-    );
+    let ran = compact("tiny.p11w", "none.p11w", &["--step", "2"]);
     ran.assert_refused("--step 2 rounds all ");
     assert!(
         ran.stderr.contains(
@@ -1509,77 +1474,42 @@ fn compact_writes_a_smaller_network_that_plays_and_never_replaces_a_file() {
         (
             "--level",
             "-5",
-            "'-5' is not a zstd level (a whole number from 1 to 22)",
+            "'-5' is not a zstd level (a whole number from 1 to 22)".to_string(),
         ),
         (
             "--keep",
             "-0",
-            "a share is a number above 0, at most 1, not '-0'",
+            "a share is a number above 0, at most 1, not '-0'".to_string(),
         ),
-        ("--stages", "-1", "'-1' is not a number of stages"),
-        ("--mantissa-bits", "-2", "'-2' is not a number of bits"),
         (
-            "--step",
+            "--stages",
             "-1",
-            "a step is 0 (none) or a power of two from 2^-10 (0.0009765625) to 1024, e.g. 0.5, 1, 2, 32; not '-1'",
+            "'-1' is not a number of stages".to_string(),
         ),
         (
-            "--step",
-            "48",
-            "a step is 0 (none) or a power of two from 2^-10 (0.0009765625) to 1024, e.g. 0.5, 1, 2, 32; not '48'",
+            "--mantissa-bits",
+            "-2",
+            "'-2' is not a number of bits".to_string(),
         ),
-        (
-            "--step",
-            "2048",
-            "a step is 0 (none) or a power of two from 2^-10 (0.0009765625) to 1024, e.g. 0.5, 1, 2, 32; not '2048'",
-        ),
-        (
-            "--step",
-            "1e-4",
-            "a step is 0 (none) or a power of two from 2^-10 (0.0009765625) to 1024, e.g. 0.5, 1, 2, 32; not '1e-4'",
-        ),
-        (
-            "--step",
-            "inf",
-            "a step is 0 (none) or a power of two from 2^-10 (0.0009765625) to 1024, e.g. 0.5, 1, 2, 32; not 'inf'",
-        ),
+        ("--step", "-1", not_a_step("-1")),
+        ("--step", "48", not_a_step("48")),
+        ("--step", "2048", not_a_step("2048")),
+        ("--step", "1e-4", not_a_step("1e-4")),
+        ("--step", "inf", not_a_step("inf")),
     ] {
-        let args = [
-            "compact",
-            "--weights",
-            "w.p11w",
-            "--out",
-            "n.p11w",
-            flag,
-            value,
-        ];
-        run.run(&args, "").assert_refused(says);
+        compact("w.p11w", "n.p11w", &[flag, value]).assert_refused(&says);
     }
     assert!(!run.path("none.p11w").exists());
     // Regression (hostile-user review): a directory that takes no file (not even root's) was
     // found after the work (exit 1); it is refused before it, naming the flag.
     if cfg!(target_os = "linux") {
-        let ran = run.run(
-            &["compact", "--weights", "w.p11w", "--out", "/proc/c.p11w"],
-            "",
-        );
+        let ran = compact("w.p11w", "/proc/c.p11w", &[]);
         ran.assert_refused("cannot write --out /proc/c.p11w");
     }
-    let ran = run.run(
-        &[
-            "compact",
-            "--weights",
-            "w.p11w",
-            "--out",
-            "small.p11w",
-            "--keep",
-            "0.3",
-            "--mantissa-bits",
-            "6",
-            "--stages",
-            "1",
-        ],
-        "",
+    let ran = compact(
+        "w.p11w",
+        "small.p11w",
+        &["--keep", "0.3", "--mantissa-bits", "6", "--stages", "1"],
     );
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     assert!(ran.stdout.contains("small.p11w: ") && ran.stdout.contains("6 significant bits"));
@@ -1606,18 +1536,7 @@ fn compact_writes_a_smaller_network_that_plays_and_never_replaces_a_file() {
             .count() as f64;
     assert!((0.15..=0.31).contains(&kept), "{kept}");
     // A grain: every weight a multiple of it, the file smaller than without one.
-    let ran = run.run(
-        &[
-            "compact",
-            "--weights",
-            "w.p11w",
-            "--out",
-            "grain.p11w",
-            "--step",
-            "4",
-        ],
-        "",
-    );
+    let ran = compact("w.p11w", "grain.p11w", &["--step", "4"]);
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     assert!(
         ran.stdout
@@ -1625,10 +1544,7 @@ fn compact_writes_a_smaller_network_that_plays_and_never_replaces_a_file() {
         "{}",
         ran.stdout
     );
-    let ran = run.run(
-        &["compact", "--weights", "w.p11w", "--out", "no-grain.p11w"],
-        "",
-    );
+    let ran = compact("w.p11w", "no-grain.p11w", &[]);
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     let grain = std::fs::read(run.path("grain.p11w")).unwrap();
     let grained = Network::from_bytes(&grain).unwrap();
@@ -1659,10 +1575,7 @@ fn compact_writes_a_smaller_network_that_plays_and_never_replaces_a_file() {
     );
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     // An existing --out is never replaced.
-    let ran = run.run(
-        &["compact", "--weights", "w.p11w", "--out", "small.p11w"],
-        "",
-    );
+    let ran = compact("w.p11w", "small.p11w", &[]);
     assert_eq!(ran.code, 2);
     assert!(
         ran.stderr.contains("already exists; it is left alone"),
@@ -1673,7 +1586,7 @@ fn compact_writes_a_smaller_network_that_plays_and_never_replaces_a_file() {
     // it".
     std::fs::create_dir(run.path("nets")).unwrap();
     for out in ["/dev/null", "nets"] {
-        let ran = run.run(&["compact", "--weights", "w.p11w", "--out", out], "");
+        let ran = compact("w.p11w", out, &[]);
         assert_eq!(ran.code, 2);
         assert_eq!(
             ran.stderr,
