@@ -13,12 +13,11 @@
 
 use super::memory::{zeroed, zeroed_small};
 use super::{
-    CoherenceError, MAX_STAGES, Network, NetworkError, Stages, Table, Training, TupleSet,
-    WeightUse, coherence,
+    CoherenceError, MAX_STAGES, Network, NetworkError, Stages, Table, Training, TupleSet, WeightUse,
 };
 use crate::model::named::Named;
 use std::io::{self, BufRead, Read, Write};
-use std::sync::atomic::{AtomicU16, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 /// The magic bytes a coherence file starts with.
@@ -228,7 +227,7 @@ impl Network {
         out.write_all(&weights_checksum.to_le_bytes())?;
         let count = self.set.weights_per_stage() * self.stages.count();
         out.write_all(&(count as u64).to_le_bytes())?;
-        let stored: Vec<&[AtomicU32]> = stages
+        let stored: Vec<&[AtomicU64]> = stages
             .iter()
             .filter_map(|s| s.get().map(|s| &**s))
             .collect();
@@ -246,7 +245,7 @@ impl Network {
                 // Each sum read once: training threads may be moving them meanwhile.
                 let pairs: Vec<u64> = part
                     .iter()
-                    .map(|p| round_sums(coherence::to_pair(p.load(Ordering::Relaxed))))
+                    .map(|p| round_sums(p.load(Ordering::Relaxed)))
                     .collect();
                 block.clear();
                 for plane in 0..8 {
@@ -1077,7 +1076,7 @@ fn read_stored_sums(
     input: &mut dyn Read,
     decode: impl Fn(&[u8], usize) -> u64,
 ) -> io::Result<()> {
-    let mut scratch: Vec<AtomicU32> = Vec::new();
+    let mut scratch: Vec<AtomicU64> = Vec::new();
     for (k, stage) in stages.iter().enumerate() {
         if stored & (1 << k) == 0 {
             continue;
@@ -1085,7 +1084,7 @@ fn read_stored_sums(
         let sums = if let Some(sums) = stage.get() {
             &**sums
         } else {
-            scratch.resize_with(per_stage, AtomicU32::default);
+            scratch.resize_with(per_stage, AtomicU64::default);
             &scratch[..]
         };
         fill_sums(sums, input, &decode)?;
@@ -1095,7 +1094,7 @@ fn read_stored_sums(
 
 /// Reads `sums` from `input` block by block, each block's `i`-th sum decoded by `decode`.
 fn fill_sums(
-    sums: &[AtomicU32],
+    sums: &[AtomicU64],
     input: &mut dyn Read,
     decode: impl Fn(&[u8], usize) -> u64,
 ) -> io::Result<()> {
@@ -1104,7 +1103,7 @@ fn fill_sums(
         let bytes = &mut block[..8 * part.len()];
         input.read_exact(bytes)?;
         for (i, pair) in part.iter().enumerate() {
-            pair.store(coherence::from_pair(decode(bytes, i)), Ordering::Relaxed);
+            pair.store(decode(bytes, i), Ordering::Relaxed);
         }
     }
     Ok(())
@@ -1247,13 +1246,13 @@ mod tests {
         for k in 1..=5u64 {
             net.learn(k | (k << 20), 50.0 * k as f32, 0.25);
         }
-        let words: Vec<u32> = net
+        let words: Vec<u64> = net
             .coherence
             .as_ref()
             .unwrap()
             .iter()
             .flat_map(|stage| {
-                let stage: Vec<u32> = match stage.get() {
+                let stage: Vec<u64> = match stage.get() {
                     Some(sums) => sums.iter().map(|p| p.load(Ordering::Relaxed)).collect(),
                     None => vec![0; 1 << 17],
                 };
@@ -1265,16 +1264,15 @@ mod tests {
         old.extend_from_slice(&COHERENCE_FORMAT_DENSE.to_le_bytes());
         old.extend_from_slice(&0x1234u32.to_le_bytes());
         old.extend_from_slice(&(words.len() as u64).to_le_bytes());
-        // Two f32 sums a weight, to full precision.
-        for &w in &words {
-            old.extend_from_slice(&coherence::to_pair(w).to_le_bytes());
+        for w in &words {
+            old.extend_from_slice(&w.to_le_bytes());
         }
         let sum = crc32fast::hash(&old);
         old.extend_from_slice(&sum.to_le_bytes());
         let mut back = trained();
         back.track_coherence();
         back.read_coherence(0x1234, &mut &old[..]).unwrap();
-        let read: Vec<u32> = back.coherence.as_ref().unwrap()[0]
+        let read: Vec<u64> = back.coherence.as_ref().unwrap()[0]
             .get()
             .unwrap()
             .iter()

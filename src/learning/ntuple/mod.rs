@@ -18,7 +18,6 @@
 //! stage's table (and its coherence sums) is allocated only then: memory follows what the games
 //! reached, not what the stage split allows.
 
-mod coherence;
 mod compact;
 mod format;
 mod memory;
@@ -31,10 +30,9 @@ use memory::{filled, prefetch, zeroed};
 pub use symmetry::{max_exponent, symmetries};
 
 use crate::model::named::Named;
-use coherence::Sums;
 use std::fmt::Write as _;
 use std::io;
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 use thiserror::Error;
 
@@ -347,6 +345,9 @@ fn f16_value(bits: u16) -> f32 {
     f32::from_bits(size.to_bits() | ((bits & 0x8000) << 16))
 }
 
+/// One stage's coherence sums, one word a weight of its [`Table`].
+type Sums = Box<[AtomicU64]>;
+
 /// The learned evaluation: weights for each stage and tuple.
 pub struct Network {
     set: TupleSet,
@@ -362,10 +363,9 @@ pub struct Network {
     /// counters, what tells two networks apart in a bench report.
     checksum: Option<u32>,
     /// Temporal coherence, when training uses it ([`Network::track_coherence`]): for each
-    /// weight, the ratio of the sum of the errors its updates were asked to correct to the sum
-    /// of their sizes, and that size, in one word so that a thread never reads one part of an
-    /// update without the other (`coherence`). One table a stage, set before the stage's
-    /// weights.
+    /// weight, the sum of the errors its updates were asked to correct (`f32` bits, low half)
+    /// and the sum of their sizes (high half), in one word so that a thread never reads one
+    /// sum of an update without the other. One table a stage, set before the stage's weights.
     coherence: Option<Box<[OnceLock<Sums>]>>,
     /// The stored stages of a network read to play, each expanded into its table when a board
     /// of it is first valued ([`Network::table`]): set when the file is read, never after, and
@@ -417,8 +417,8 @@ impl Network {
     /// weight was asked to correct over the sum of their sizes. A weight whose errors keep
     /// pointing one way (it has not learned yet) takes whole steps; one whose errors cancel out
     /// (it is as right as it gets, and what is left is the game's chance) takes ever smaller
-    /// ones, so each weight anneals at its own pace, without a schedule. The sums take as much
-    /// memory as the weights (one word a weight) and start at zero: a resumed run starts them anew,
+    /// ones, so each weight anneals at its own pace, without a schedule. The sums are kept in
+    /// memory only (twice the weights' size) and start at zero: a resumed run starts them anew,
     /// and so does a stage when it is promoted (its weights are a copy of the stage below, but
     /// its boards are new to them).
     pub fn track_coherence(&mut self) {
@@ -875,7 +875,7 @@ impl Network {
 }
 
 /// A copy of coherence sums, in memory of its own.
-fn duplicate_sums(from: &[AtomicU32]) -> Sums {
+fn duplicate_sums(from: &[AtomicU64]) -> Sums {
     copied(
         from,
         |w| w.load(Ordering::Relaxed),
@@ -922,30 +922,40 @@ fn add(table: &[AtomicU32], features: &[u32], share: f32) -> f32 {
 }
 
 /// [`add`] under temporal coherence: each weight moves by `rate * error` times its coherence
-/// (1 for a weight never updated), then `error` is added to its sums (`coherence::add`). The
-/// sums hold the raw error, not the step, so that a rate schedule does not bend them. A weight
-/// the board reads twice sees its sums with the first reading's error in them; two threads'
-/// updates of one weight may lose one, never mix the parts of two.
+/// (1 for a weight never updated), then `error` is added to its sums. The sums hold the raw
+/// error, not the step, so that a rate schedule does not bend them. A weight the board reads
+/// twice sees its sums with the first reading's error in them.
+///
+/// |sum| <= size holds for each update, but rounding, or two threads' updates of one weight
+/// where one is lost, can break it by a little: the coherence is capped at 1, so a step is
+/// never more than a whole one. Past some 2^24 updates of a weight its sums grow no more (an
+/// `f32` adds nothing that small to them), and its coherence stays where it is.
 #[inline]
 fn add_coherent(
     table: &[AtomicU32],
-    sums: &[AtomicU32],
+    sums: &[AtomicU64],
     features: &[u32],
     rate: f32,
     error: f32,
 ) -> f32 {
-    let draw = coherence::draw();
     for &i in features {
-        let bits = coherence::dither(draw, i);
         let i = i as usize;
-        let word = sums[i].load(Ordering::Relaxed);
-        let w = &table[i];
-        let step = rate * coherence::coherence(word) * error;
-        w.store(
-            (f32::from_bits(w.load(Ordering::Relaxed)) + step).to_bits(),
-            Ordering::Relaxed,
+        let pair = sums[i].load(Ordering::Relaxed);
+        let (sum, size) = (
+            f32::from_bits(pair as u32),
+            f32::from_bits((pair >> 32) as u32),
         );
-        sums[i].store(coherence::add(word, error, bits), Ordering::Relaxed);
+        let coherence = if size > 0.0 {
+            (sum.abs() / size).min(1.0)
+        } else {
+            1.0
+        };
+        let w = &table[i];
+        let value = f32::from_bits(w.load(Ordering::Relaxed)) + rate * coherence * error;
+        w.store(value.to_bits(), Ordering::Relaxed);
+        let (sum, size) = (sum + error, size + error.abs());
+        let pair = u64::from(sum.to_bits()) | (u64::from(size.to_bits()) << 32);
+        sums[i].store(pair, Ordering::Relaxed);
     }
     sum(table, features)
 }
@@ -1137,10 +1147,10 @@ mod tests {
         let network = trained(&[8.0, -4.0, 6.0]);
         let mut bytes = Vec::new();
         network.write_coherence(0xABCD, 0.125, &mut bytes).unwrap();
-        // Compressed: far less than the 4 bytes a weight the sums take in memory.
+        // Compressed: far less than the 8 bytes a weight the sums take in memory.
         let weights = TupleSet::Rows.weights_per_stage();
         assert!(bytes.len() < weights, "{} bytes", bytes.len());
-        let sums = |n: &Network| -> Vec<u32> {
+        let sums = |n: &Network| -> Vec<u64> {
             n.coherence
                 .as_ref()
                 .unwrap()
@@ -1156,21 +1166,18 @@ mod tests {
             read.read_coherence(0xABCD, &mut &bytes[..]).unwrap(),
             Some(0.125)
         );
-        // Each sum comes back as the file keeps it, rounded to 8 significant bits (a
-        // bfloat16), within 2^-8 of itself.
-        let rounded: Vec<u32> = sums(&network)
-            .into_iter()
-            .map(|word| coherence::from_pair(format::round_sums(coherence::to_pair(word))))
-            .collect();
+        // Each sum comes back rounded to 8 significant bits (a bfloat16: the low 16 bits of
+        // its f32 are 0), within 2^-8 of itself.
+        let rounded: Vec<u64> = sums(&network).into_iter().map(format::round_sums).collect();
         assert!(sums(&read) == rounded);
         for (back, was) in sums(&read).iter().zip(sums(&network)) {
-            let (back, was) = (coherence::to_pair(*back), coherence::to_pair(was));
             for shift in [0, 32] {
                 let (b, w) = (
                     f32::from_bits((back >> shift) as u32),
                     f32::from_bits((was >> shift) as u32),
                 );
-                assert!((b - w).abs() <= w.abs() / 128.0, "{b} {w}");
+                assert_eq!(b.to_bits() & 0xFFFF, 0, "{b} {w}");
+                assert!((b - w).abs() <= w.abs() / 256.0, "{b} {w}");
             }
         }
         // An error of 8 moves both alike (to within 1%: the rounded sums keep their ratio that
@@ -1392,7 +1399,7 @@ mod tests {
             net.learn(small, 100.0, 0.25);
             net.learn(late, -50.0, 0.25);
         }
-        let sums_of = |net: &Network, k: usize| -> Vec<u32> {
+        let sums_of = |net: &Network, k: usize| -> Vec<u64> {
             let stages = net.coherence.as_ref().expect("tracked");
             stages[k]
                 .get()
