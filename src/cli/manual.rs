@@ -72,6 +72,7 @@ pub(super) fn print_man_page(path: &[String]) -> anyhow::Result<()> {
     let extra = command.get_after_help().map(ToString::to_string);
     let has_version = command.get_version().is_some();
     let has_subcommands = command.get_subcommands().next().is_some();
+    let synopsis = synopsis(&command);
     let man = clap_mangen::Man::new(command)
         .title(title)
         .date(RELEASE_DATE)
@@ -80,7 +81,7 @@ pub(super) fn print_man_page(path: &[String]) -> anyhow::Result<()> {
     let mut page = Vec::new();
     man.render_title(&mut page)?;
     man.render_name_section(&mut page)?;
-    man.render_synopsis_section(&mut page)?;
+    page.extend_from_slice(synopsis.as_bytes());
     man.render_description_section(&mut page)?;
     man.render_options_section(&mut page)?;
     if has_subcommands {
@@ -101,6 +102,61 @@ pub(super) fn print_man_page(path: &[String]) -> anyhow::Result<()> {
         man.render_version_section(&mut page)?;
     }
     write_stdout(&page)
+}
+
+/// The SYNOPSIS section of `command`'s page, as manual pages write one and as `--help`'s usage
+/// lines read: each option with the value it takes (`[--fill P]`; `clap_mangen`'s own leaves the
+/// value out), then arguments by name, `...` after what may repeat, brackets around what may
+/// be left out, and a line of its own for a command's commands. It also defines the `Aq`
+/// string (a straight quote) that `clap_mangen`'s later sections use, as its own does.
+fn synopsis(command: &clap::Command) -> String {
+    let name = format!(
+        "\\fB{}\\fR",
+        roff_line(command.get_bin_name().unwrap_or(command.get_name()))
+    );
+    let mut items = vec![name.clone()];
+    let (options, arguments): (Vec<&clap::Arg>, Vec<&clap::Arg>) = command
+        .get_arguments()
+        .filter(|arg| !arg.is_hide_set())
+        .partition(|arg| !arg.is_positional());
+    for arg in options.into_iter().chain(arguments) {
+        let value = || {
+            let names: Vec<String> = arg.get_value_names().map_or_else(
+                || vec![arg.get_id().as_str().to_uppercase()],
+                |names| names.iter().map(ToString::to_string).collect(),
+            );
+            let words: Vec<String> = names
+                .iter()
+                .map(|name| format!("\\fI{}\\fR", roff_line(name)))
+                .collect();
+            let many = arg.get_num_args().is_some_and(|n| n.max_values() > 1);
+            format!("{}{}", words.join(" "), if many { "..." } else { "" })
+        };
+        let flag = match (arg.get_short(), arg.get_long()) {
+            (Some(short), Some(long)) => Some(format!(
+                "\\fB\\-{short}\\fR|\\fB\\-\\-{}\\fR",
+                roff_line(long)
+            )),
+            (Some(short), None) => Some(format!("\\fB\\-{short}\\fR")),
+            (None, Some(long)) => Some(format!("\\fB\\-\\-{}\\fR", roff_line(long))),
+            (None, None) => None,
+        };
+        let item = match flag {
+            Some(flag) if arg.get_action().takes_values() => format!("{flag} {}", value()),
+            Some(flag) => flag,
+            None => value(),
+        };
+        items.push(if arg.is_required_set() {
+            item
+        } else {
+            format!("[{item}]")
+        });
+    }
+    let mut lines = items.join(" ");
+    if command.get_subcommands().any(|sub| !sub.is_hide_set()) {
+        lines = format!("{lines}\n.br\n{name} \\fICOMMAND\\fR");
+    }
+    format!(".SH SYNOPSIS\n{lines}\n.ie \\n(.g .ds Aq \\(aq\n.el .ds Aq '\n")
 }
 
 /// What every page says of the exit codes (as docs/guide.md's "Exit codes" does).

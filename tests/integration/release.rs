@@ -203,6 +203,40 @@ fn each_command_has_its_page() {
 }
 
 #[test]
+fn a_synopsis_names_the_value_each_option_takes_as_the_usage_does() {
+    // Regression (hostile-user review): clap_mangen's synopsis read `[--fill]`, as if the
+    // option took nothing.
+    let synopsis = |path: &[&str]| {
+        let args: Vec<&str> = std::iter::once("man").chain(path.iter().copied()).collect();
+        let page = run(&args, "").stdout;
+        let start = page.find("\n.SH SYNOPSIS\n").expect("a synopsis") + 14;
+        let end = page[start..].find("\n.ie ").expect("its end") + start;
+        page[start..end].to_string()
+    };
+    let top = synopsis(&[]);
+    assert!(
+        top.starts_with("\\fBpower11\\fR [\\fB\\-\\-variant\\fR \\fINAME\\fR] ")
+            && top.contains(" [\\fB\\-\\-fill\\fR \\fIP\\fR] ")
+            && top.contains(" [\\fB\\-\\-tui\\fR] ")
+            && top.ends_with("\n.br\n\\fBpower11\\fR \\fICOMMAND\\fR"),
+        "{top}"
+    );
+    // What must be given goes unbracketed; arguments after the options; `...` what repeats.
+    assert!(
+        synopsis(&["bench"]).starts_with(
+            "\\fBpower11 bench\\fR \\fB\\-\\-player\\fR \\fIPLAYER\\fR [\\fB\\-\\-games\\fR \\fIN\\fR] "
+        ),
+        "{}",
+        synopsis(&["bench"])
+    );
+    assert_eq!(
+        synopsis(&["bench", "merge"]),
+        "\\fBpower11 bench merge\\fR [\\fB\\-\\-plot\\fR \\fIFILE\\fR] [\\fB\\-\\-json\\fR] \
+         [\\fB\\-h\\fR|\\fB\\-\\-help\\fR] \\fIREPORT\\fR..."
+    );
+}
+
+#[test]
 fn a_page_of_no_command_is_one_line_and_exit_code_2() {
     let ran = run(&["man", "nosuch"], "");
     assert_eq!((ran.code, ran.stdout.as_str()), (2, ""));
