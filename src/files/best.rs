@@ -4,13 +4,15 @@
 //! the rule set is the variant's name, followed by the rules that differ from its preset
 //! (`classic/score-moves 4 130`, [`Rules::record_name`]). A best
 //! score never goes down, whatever other sessions do at the same time: a save takes a lock
-//! (`.best-scores.lock` beside the file), reads the file again, keeps the higher of each score,
-//! and replaces the file atomically. A line that cannot be read is reported and skipped, and
+//! (`.best-scores.lock` beside the file, beside the file a link names: two data directories
+//! linked to one file share it), reads the file again, keeps the higher of each score, and
+//! replaces the file atomically. A line that cannot be read is reported and skipped, and
 //! written back as it was (after the good lines), so nothing in the file is lost or "repaired";
-//! a file that cannot be read at all, or is not text, is never written.
+//! a file that cannot be read at all, is not text, or holds text but not one score line (notes,
+//! say, at that name) is never written.
 
 use crate::files::bounded::{BoundedReadError, Expect, read_regular};
-use crate::files::save::{FileError, write_atomic};
+use crate::files::save::{FileError, directory_of, link_target, write_atomic};
 use crate::model::rules::{Rules, Score};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -128,14 +130,23 @@ impl BestScores {
             path: dir.to_path_buf(),
             error: source,
         })?;
-        let lock_path = dir.join(LOCK_FILE);
+        // Beside the file a link names, as the file is written there.
+        let lock_path = directory_of(&link_target(path)).join(LOCK_FILE);
         let io_error = |source| FileError::Io {
             path: path.to_path_buf(),
             error: source,
         };
-        let lock_error = |source| FileError::Io {
-            path: lock_path.clone(),
-            error: source,
+        // Named by the file the user knows of, the lock's own name in the reason.
+        let lock_error = |source: io::Error| FileError::Io {
+            path: path.to_path_buf(),
+            error: io::Error::new(
+                source.kind(),
+                format!(
+                    "cannot take its lock {}: {}",
+                    lock_path.display(),
+                    crate::files::system_words(&source)
+                ),
+            ),
         };
         let lock = OpenOptions::new()
             .create(true)
@@ -194,6 +205,12 @@ fn read_table(path: &Path) -> io::Result<(Table, Vec<(usize, String)>)> {
             None => skipped.push((i + 1, line.to_string())),
         }
     }
+    // Text with not one score in it is some other file at this name: never rewritten.
+    if scores.is_empty() && !skipped.is_empty() {
+        return Err(io::Error::other(
+            "not a best-score file (no line reads 'VARIANT SIZE SCORE'; it is left alone)",
+        ));
+    }
     Ok((scores, skipped))
 }
 
@@ -239,6 +256,35 @@ mod tests {
         early.save().unwrap();
         let text = std::fs::read_to_string(dir.path().join(BEST_FILE)).unwrap();
         assert_eq!(text, "classic 4 2048\nmini 3 64\n");
+    }
+
+    /// Regression (hostile-user trial, round 4): two data directories whose score files were
+    /// links to one file each took a lock of their own, so sessions of the two lost each
+    /// other's scores. The lock goes beside the file the links name.
+    #[cfg(unix)]
+    #[test]
+    fn the_lock_is_beside_the_file_a_link_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let shared = dir.path().join("shared");
+        std::fs::create_dir_all(&shared).unwrap();
+        for data in ["one", "two"] {
+            let data = dir.path().join(data);
+            std::fs::create_dir_all(&data).unwrap();
+            std::os::unix::fs::symlink(shared.join("scores.txt"), data.join(BEST_FILE)).unwrap();
+        }
+        let (mut one, _) = BestScores::load(&dir.path().join("one"));
+        let (mut two, _) = BestScores::load(&dir.path().join("two"));
+        one.record(&Rules::classic(), 100);
+        two.record(&Rules::mini(), 64);
+        one.save().unwrap();
+        two.save().unwrap();
+        assert!(shared.join(LOCK_FILE).is_file());
+        for data in ["one", "two"] {
+            assert!(!dir.path().join(data).join(LOCK_FILE).exists(), "{data}");
+            assert!(dir.path().join(data).join(BEST_FILE).is_symlink(), "{data}");
+        }
+        let text = std::fs::read_to_string(shared.join("scores.txt")).unwrap();
+        assert_eq!(text, "classic 4 100\nmini 3 64\n");
     }
 
     /// Regression (reliability issue, item 2): one bad line cost every good one.

@@ -335,7 +335,8 @@ fn a_best_score_file_that_is_not_text_is_left_alone() {
 
 /// Regression (hostile-user trial): a best score that could not be written was said after
 /// every game that beat it, naming the score file when the lock was at fault. It is said
-/// once, naming the lock, and the session keeps its scores in memory.
+/// once, naming the score file and the lock at fault, and the session keeps its scores in
+/// memory.
 #[test]
 fn a_best_score_that_cannot_be_saved_is_said_once() {
     let run = Run::new();
@@ -356,10 +357,35 @@ fn a_best_score_that_cannot_be_saved_is_said_once() {
         "{stdout}"
     );
     assert!(
-        stdout.contains(
-            "data/.best-scores.lock: is a directory; best scores are kept for this session only."
-        ),
+        stdout.contains("data/best-scores.txt: cannot take its lock ")
+            && stdout.contains(
+                "data/.best-scores.lock: is a directory; best scores are kept for this session only."
+            ),
         "{stdout}"
+    );
+}
+
+/// Regression (hostile-user trial, round 4): notes at the best-score file's name (text, but
+/// not one score line) were rewritten with a score line on top, blank lines and line ends
+/// lost. Not this program's file: it is left alone, and said so once.
+#[test]
+fn a_text_file_with_no_score_line_is_left_alone() {
+    let run = Run::new();
+    let notes = "my notes\r\n\nremember: buy milk";
+    std::fs::create_dir_all(run.path("data")).unwrap();
+    std::fs::write(run.path("data/best-scores.txt"), notes).unwrap();
+    let win = crate::common::fixture_arg("near_win.txt");
+    power11(&run, &["--variant", "classic", "--board", &win], "l\n\nq\n")
+        .assert()
+        .success()
+        .stderr(predicate::str::ends_with(
+            "data/best-scores.txt: not a best-score file (no line reads 'VARIANT SIZE SCORE'; it is left alone); best scores are not saved in this session\n",
+        ))
+        .stdout(predicate::str::contains("YOU WON"))
+        .stdout(predicate::str::contains("Could not save").not());
+    assert_eq!(
+        std::fs::read_to_string(run.path("data/best-scores.txt")).unwrap(),
+        notes
     );
 }
 

@@ -272,7 +272,13 @@ fn classic_keeps_the_best_score_across_two_runs() {
 fn damaged_best_score_file_is_reported_once_and_its_bad_line_kept() {
     let run = Run::new();
     std::fs::create_dir(run.path("data")).unwrap();
-    std::fs::write(run.path("data/best-scores.txt"), "garbage here\n").unwrap();
+    // One good line: a file of bad lines alone is not a best-score file, and is left alone
+    // (reliability::a_text_file_with_no_score_line_is_left_alone).
+    std::fs::write(
+        run.path("data/best-scores.txt"),
+        "mini 3 100\ngarbage here\n",
+    )
+    .unwrap();
     let ran = run.run(
         &[
             "--variant",
@@ -286,7 +292,7 @@ fn damaged_best_score_file_is_reported_once_and_its_bad_line_kept() {
     // Reported once, on standard error (the game's output stays what the moves make it).
     assert_eq!(
         ran.stderr
-            .matches("best-scores.txt:1: expected 'VARIANT SIZE SCORE'")
+            .matches("best-scores.txt:2: expected 'VARIANT SIZE SCORE'")
             .count(),
         1
     );
@@ -295,7 +301,7 @@ fn damaged_best_score_file_is_reported_once_and_its_bad_line_kept() {
     // The line it could not read is written back as it was, after the new record
     // (regression, hostile-user review: it was dropped, a silent repair).
     let stored = std::fs::read_to_string(run.path("data/best-scores.txt")).unwrap();
-    assert_eq!(stored, "classic 4 2048\ngarbage here\n");
+    assert_eq!(stored, "classic 4 2048\nmini 3 100\ngarbage here\n");
 }
 
 #[test]
