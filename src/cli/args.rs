@@ -217,6 +217,14 @@ fn parse_count(text: &str) -> Result<u64, String> {
     }
 }
 
+/// An index of a game in a run: a whole number from 0 (the standard parser's message,
+/// "invalid digit found in string", says nothing of what is wanted).
+fn parse_index(text: &str) -> Result<u64, String> {
+    text.parse::<u64>().map_err(|_| {
+        format!("'{text}' is not a game's index (a whole number from 0 to 18446744073709551615)")
+    })
+}
+
 /// A share of weights kept: above 0 (none kept is a network of zeros), at most 1.
 fn parse_share(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
@@ -504,7 +512,8 @@ pub(super) struct BenchArgs {
         value_name = "K",
         allow_negative_numbers = true,
         default_value_t = 0,
-        requires = "seed"
+        requires = "seed",
+        value_parser = parse_index
     )]
     pub(super) first_game: u64,
 

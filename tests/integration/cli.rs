@@ -641,6 +641,19 @@ fn a_negative_or_zero_number_is_refused_by_the_flag_it_was_given_to() {
             &["train", "--games", "3", "--threads", "0"],
             "error: invalid value '0' for '--threads <T>': '0' is not a number of threads (a whole number from 1 to 256)\n",
         ),
+        // Regression (hostile-user trial, round 4): Rust's "invalid digit found in string".
+        (
+            &[
+                "bench",
+                "--player",
+                "random",
+                "--seed",
+                "1",
+                "--first-game",
+                "-1",
+            ],
+            "error: invalid value '-1' for '--first-game <K>': '-1' is not a game's index (a whole number from 0 to 18446744073709551615)\n",
+        ),
     ] {
         let ran = run(args, "");
         assert_eq!((ran.code, ran.stdout.as_str()), (2, ""), "{args:?}");
