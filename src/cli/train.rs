@@ -281,20 +281,19 @@ fn weights_out(args: &TrainArgs) -> anyhow::Result<PathBuf> {
 fn resumed_network(args: &TrainArgs, out: &Path) -> anyhow::Result<(Network, Option<Stages>)> {
     // What the refusals below name: the file, or the shipped network when there is none.
     let mut holder = out.display().to_string();
+    // Said once every check below has passed: a run refused does not go on from anything.
+    let mut going_on = None;
     let network = match read_weights(out, WeightUse::Training) {
         Ok(network) => network,
         // Nothing trained here yet: go on from the network the player plays without one.
         Err(WeightsFileError::Missing(_)) => {
             let network =
                 shipped_network(WeightUse::Training).map_err(|e| UsageError(e.to_string()))?;
-            super::note_as(
-                "power11 train",
-                format_args!(
-                    "{} does not exist yet: going on from the network shipped in power11 ({}), written to it at the first checkpoint",
-                    out.display(),
-                    network.description()
-                ),
-            );
+            going_on = Some(format!(
+                "{} does not exist yet: going on from the network shipped in power11 ({}), written to it at the first checkpoint",
+                out.display(),
+                network.description()
+            ));
             holder =
                 format!("the network shipped in power11 (resumed as {holder} does not exist yet)");
             network
@@ -332,6 +331,9 @@ fn resumed_network(args: &TrainArgs, out: &Path) -> anyhow::Result<(Network, Opt
         return Err(UsageError(message).into());
     }
     check_end_at(args, &holder, stages, &network)?;
+    if let Some(note) = going_on {
+        super::note_as("power11 train", format_args!("{note}"));
+    }
     Ok((network, split_to))
 }
 

@@ -1327,6 +1327,9 @@ fn resume_without_a_network_goes_on_from_the_shipped_one() {
         "",
     );
     other.assert_refused("the network shipped in power11 (resumed as new.p11w does not exist yet) holds a network of tuple set 4x6, not 2x4");
+    // One line: a refused run goes on from nothing (regression, hostile-user trial round 4:
+    // "going on from the network shipped" came first).
+    assert_eq!(other.stderr.lines().count(), 1, "{}", other.stderr);
     let mine = Network::from_bytes(&std::fs::read(run.path("mine.p11w")).unwrap()).unwrap();
     assert_eq!(mine.training().games, shipped.training().games + 5);
     assert_eq!(mine.tuple_set(), shipped.tuple_set());
