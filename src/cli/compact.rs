@@ -5,6 +5,7 @@ use super::{UsageError, check_out_directory, refuse_out_not_regular};
 use crate::files::weights::{read_named_weights, write_network_at};
 use crate::learning::ntuple::Compaction;
 use crate::learning::ntuple::WeightUse;
+use crate::model::rules::short_number;
 use std::io::Write;
 
 /// Reads `--weights`, prunes and rounds it as the arguments say, writes `--out` (a new file:
@@ -33,7 +34,7 @@ pub(super) fn run_compact(args: &CompactArgs) -> anyhow::Result<()> {
         if report.over_cut > 0 {
             return Err(UsageError(format!(
                 "--step {} rounds all {} nonzero weights of {} to zero: nothing written (choose a smaller --step)",
-                args.step,
+                short_number(args.step),
                 report.nonzero_before,
                 args.weights.display()
             ))
@@ -41,7 +42,7 @@ pub(super) fn run_compact(args: &CompactArgs) -> anyhow::Result<()> {
         }
         return Err(UsageError(format!(
             "--keep {} keeps none of the {} nonzero weights of {}: nothing written (keep a larger share, e.g. --keep 0.5)",
-            args.keep,
+            short_number(args.keep),
             report.nonzero_before,
             args.weights.display()
         ))

@@ -195,8 +195,19 @@ pub enum RulesError {
     #[error("goal {0} is not a power of two from 8 to 1048576")]
     BadGoal(u64),
     /// `--fill` outside (0, 1].
-    #[error("fill probability {0} is not in 0 < P <= 1")]
+    #[error("fill probability {} is not in 0 < P <= 1", short_number(*.0))]
     BadFill(f64),
+}
+
+/// `value` as a message quotes it: as written (`0.3`, `2`), or with an exponent where that
+/// would run past a dozen characters (`1e300`, not 301 digits).
+pub(crate) fn short_number(value: f64) -> String {
+    let plain = value.to_string();
+    if plain.len() > 12 {
+        format!("{value:e}")
+    } else {
+        plain
+    }
 }
 
 /// The smallest goal exponent (8).

@@ -641,6 +641,11 @@ fn a_negative_or_zero_number_is_refused_by_the_flag_it_was_given_to() {
             &["train", "--games", "3", "--threads", "0"],
             "error: invalid value '0' for '--threads <T>': '0' is not a number of threads (a whole number from 1 to 256)\n",
         ),
+        // Regression (hostile-user trial, round 4): 301 digits of a number given as 1e300.
+        (
+            &["--fill", "1e300"],
+            "error: invalid value '1e300' for '--fill <P>': fill probability 1e300 is not in 0 < P <= 1\n",
+        ),
         // Regression (hostile-user trial, round 4): Rust's "invalid digit found in string".
         (
             &[
