@@ -98,7 +98,7 @@ impl Named for PlayerKind {
             PlayerKind::Expectimax => "Expectimax search with a heuristic evaluation",
             PlayerKind::Optimal => "Perfect play on 3x3 boards, from a solved table",
             PlayerKind::Learned => {
-                "Expectimax over a network learned by self-play (4x4; power11 train)"
+                "Expectimax over a network learned by self-play (4x4; a 5x5 game at the menu gets the search; power11 train)"
             }
         }
     }
