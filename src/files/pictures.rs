@@ -1,6 +1,6 @@
 //! Pictures (`--plot FILE.svg`): written atomically, and only over a picture.
 
-use crate::files::bounded::{Expect, read_regular};
+use crate::files::bounded::{BoundedReadError, Expect, read_regular};
 use crate::files::save::{FileError, check_replaceable, resolve_links, write_atomic};
 use std::path::Path;
 use thiserror::Error;
@@ -14,6 +14,12 @@ pub enum PictureError {
     /// An SVG picture that power11 did not draw: someone's drawing, never replaced.
     #[error("{}: an SVG picture that power11 did not draw; it is left alone (choose another file to draw in)", .0.display())]
     NotOurs(std::path::PathBuf),
+    /// Not a regular file (a device, a FIFO, a link to one): never replaced by one.
+    #[error("{}: not a regular file; it is left alone (choose a file to draw in)", .0.display())]
+    NotRegular(std::path::PathBuf),
+    /// A file larger than any picture power11 draws: not one of them.
+    #[error("{}: larger than any picture power11 draws ({} MiB); it is left alone (choose another file to draw in)", .0.display(), MAX_PICTURE >> 20)]
+    TooLarge(std::path::PathBuf),
     /// A directory: a picture is drawn in a file.
     #[error("{}: a directory; name a file in it to draw in ({})", .0.display(), .0.join("plot.svg").display())]
     Directory(std::path::PathBuf),
@@ -21,6 +27,9 @@ pub enum PictureError {
     #[error(transparent)]
     File(#[from] FileError),
 }
+
+/// The largest file read to see whether it is a picture power11 drew (its own are far smaller).
+const MAX_PICTURE: u64 = 64 << 20;
 
 /// What marks a picture as power11's: a comment just inside its root element, so that the
 /// next run may draw over it and over nobody else's.
@@ -90,13 +99,23 @@ pub fn check_svg_target(path: &Path) -> Result<(), PictureError> {
         _ => {}
     }
     // An empty file (`touch`, `mktemp`) holds nothing to lose, as for saves.
-    match read_regular(path, 64 << 20, Expect::Text) {
+    let owned = || path.to_path_buf();
+    match read_regular(path, MAX_PICTURE, Expect::Text) {
         Ok(bytes) if bytes.trim_ascii().is_empty() => {}
         Ok(bytes) if is_svg(&bytes) && !is_ours(&bytes) => {
-            return Err(PictureError::NotOurs(path.to_path_buf()));
+            return Err(PictureError::NotOurs(owned()));
         }
         Ok(bytes) if is_svg(&bytes) => {}
-        _ => return Err(PictureError::NotAPicture(path.to_path_buf())),
+        Ok(_) => return Err(PictureError::NotAPicture(owned())),
+        Err(BoundedReadError::NotRegular) => return Err(PictureError::NotRegular(owned())),
+        Err(BoundedReadError::TooLarge(_)) => return Err(PictureError::TooLarge(owned())),
+        Err(BoundedReadError::Io(error)) => {
+            return Err(FileError::Io {
+                path: owned(),
+                error,
+            }
+            .into());
+        }
     }
     let target = resolve_links(path).map_err(|error| FileError::Io {
         path: path.to_path_buf(),

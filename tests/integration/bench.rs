@@ -738,6 +738,21 @@ fn plot_never_draws_over_a_page_that_only_mentions_svg_and_says_what_it_cannot_u
         assert!(ran.stderr.contains("not an SVG picture"), "{}", ran.stderr);
         assert_eq!(std::fs::read_to_string(run.path(name)).unwrap(), text);
     }
+    // Regression (hostile-user trial, round 4): a device or a FIFO at the name was called
+    // "not an SVG picture"; it is refused for what it is, as every other output is.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("/dev/full", run.path("full.svg")).unwrap();
+        let ran = plot("full.svg");
+        assert_eq!(ran.code, 2, "{}", ran.stderr);
+        assert!(
+            ran.stderr.contains(
+                "full.svg: not a regular file; it is left alone (choose a file to draw in)"
+            ),
+            "{}",
+            ran.stderr
+        );
+    }
     // Regression: someone's own SVG picture was drawn over. It is a picture (an XML
     // declaration, a comment or a doctype may come first) but not one of ours: left alone.
     let svg = "<?xml version=\"1.0\"?>\n<!-- drawn -->\n<!DOCTYPE svg>\n<svg xmlns=\"http://www.w3.org/2000/svg\"><circle r=\"4\"/></svg>\n";
