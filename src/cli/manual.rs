@@ -3,10 +3,9 @@
 
 use super::UsageError;
 use super::args::Cli;
-use anyhow::Context;
 use clap::{CommandFactory, ValueEnum};
 use clap_complete::Shell;
-use std::io::{self, Write};
+use std::io::Write;
 
 /// `power11 completions SHELL`: the completion script of every command and flag, for a shell
 /// named as `clap_complete` names it (any case). An unknown name is a one-line usage error.
@@ -196,8 +195,7 @@ fn roff_line(line: &str) -> String {
 /// Writes generated text to standard output (a closed pipe ends the program quietly, as
 /// everywhere; any other failure is an error).
 fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
-    let mut out = io::stdout().lock();
-    out.write_all(bytes)
-        .and_then(|()| out.flush())
-        .context("cannot write to standard output")
+    let mut out = super::StandardOutput::lock();
+    out.write_all(bytes).and_then(|()| out.flush())?;
+    Ok(())
 }
