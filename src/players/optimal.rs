@@ -33,7 +33,7 @@ pub enum SolveError {
     NotThreeByThree(usize),
     /// A goal no 3x3 game can make: solving it would take the whole table to say 0.
     #[error(
-        "the exact player cannot reach goal {goal} on 3x3: the largest tile there is {largest} ({which}); give a --goal of at most that"
+        "no 3x3 game reaches goal {goal}, so no player can: the largest tile there is {largest} ({which}); give a --goal of at most that"
     )]
     OutOfReach {
         /// The goal tile.
