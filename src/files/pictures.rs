@@ -118,7 +118,7 @@ pub fn check_svg_target(path: &Path) -> Result<(), PictureError> {
         }
     }
     let target = resolve_links(path).map_err(|error| FileError::Io {
-        path: path.to_path_buf(),
+        path: owned(),
         error,
     })?;
     check_replaceable(path, &target)?;

@@ -311,26 +311,42 @@ fn an_unreadable_best_score_file_is_never_written() {
     assert!(run.path("data/best-scores.txt/keep").is_dir());
 }
 
-/// Regression (hostile-user trial): a best-score file of bytes that are not text was written
-/// back with each of them turned into U+FFFD; it is not this program's file, and is left alone.
+/// Regressions (hostile-user trials): a best-score file of bytes that are not text was
+/// written back with each of them turned into U+FFFD, and notes at its name (text, but not one
+/// score line; round 4) were rewritten with a score line on top, blank lines and line ends
+/// lost. Neither is this program's file: each is left alone, byte for byte, and said so once.
 #[test]
-fn a_best_score_file_that_is_not_text_is_left_alone() {
-    let run = Run::new();
+fn a_best_score_file_that_is_not_ours_is_left_alone() {
     let bytes: Vec<u8> = (0..2000u32).map(|i| (i * 7 % 256) as u8).collect();
-    std::fs::create_dir_all(run.path("data")).unwrap();
-    std::fs::write(run.path("data/best-scores.txt"), &bytes).unwrap();
-    let win = crate::common::fixture_arg("near_win.txt");
-    power11(&run, &["--variant", "classic", "--board", &win], "l\n\nq\n")
-        .assert()
-        .success()
-        .stderr(predicate::str::ends_with(
-            "data/best-scores.txt: not text, so not a best-score file (it is left alone); best scores are not saved in this session\n",
-        ))
-        .stdout(predicate::str::contains("YOU WON"));
-    assert_eq!(
-        std::fs::read(run.path("data/best-scores.txt")).unwrap(),
-        bytes
-    );
+    let notes = b"my notes\r\n\nremember: buy milk".to_vec();
+    for (contents, reason) in [
+        (
+            bytes,
+            "not text, so not a best-score file (it is left alone)",
+        ),
+        (
+            notes,
+            "not a best-score file (no line reads 'VARIANT SIZE SCORE'; it is left alone)",
+        ),
+    ] {
+        let run = Run::new();
+        std::fs::create_dir_all(run.path("data")).unwrap();
+        std::fs::write(run.path("data/best-scores.txt"), &contents).unwrap();
+        let win = crate::common::fixture_arg("near_win.txt");
+        power11(&run, &["--variant", "classic", "--board", &win], "l\n\nq\n")
+            .assert()
+            .success()
+            .stderr(predicate::str::ends_with(format!(
+                "data/best-scores.txt: {reason}; best scores are not saved in this session\n"
+            )))
+            .stdout(predicate::str::contains("YOU WON"))
+            .stdout(predicate::str::contains("Could not save").not());
+        assert_eq!(
+            std::fs::read(run.path("data/best-scores.txt")).unwrap(),
+            contents,
+            "{reason}"
+        );
+    }
 }
 
 /// Regression (hostile-user trial): a best score that could not be written was said after
@@ -362,30 +378,6 @@ fn a_best_score_that_cannot_be_saved_is_said_once() {
                 "data/.best-scores.lock: is a directory; best scores are kept for this session only."
             ),
         "{stdout}"
-    );
-}
-
-/// Regression (hostile-user trial, round 4): notes at the best-score file's name (text, but
-/// not one score line) were rewritten with a score line on top, blank lines and line ends
-/// lost. Not this program's file: it is left alone, and said so once.
-#[test]
-fn a_text_file_with_no_score_line_is_left_alone() {
-    let run = Run::new();
-    let notes = "my notes\r\n\nremember: buy milk";
-    std::fs::create_dir_all(run.path("data")).unwrap();
-    std::fs::write(run.path("data/best-scores.txt"), notes).unwrap();
-    let win = crate::common::fixture_arg("near_win.txt");
-    power11(&run, &["--variant", "classic", "--board", &win], "l\n\nq\n")
-        .assert()
-        .success()
-        .stderr(predicate::str::ends_with(
-            "data/best-scores.txt: not a best-score file (no line reads 'VARIANT SIZE SCORE'; it is left alone); best scores are not saved in this session\n",
-        ))
-        .stdout(predicate::str::contains("YOU WON"))
-        .stdout(predicate::str::contains("Could not save").not());
-    assert_eq!(
-        std::fs::read_to_string(run.path("data/best-scores.txt")).unwrap(),
-        notes
     );
 }
 

@@ -273,7 +273,7 @@ fn damaged_best_score_file_is_reported_once_and_its_bad_line_kept() {
     let run = Run::new();
     std::fs::create_dir(run.path("data")).unwrap();
     // One good line: a file of bad lines alone is not a best-score file, and is left alone
-    // (reliability::a_text_file_with_no_score_line_is_left_alone).
+    // (reliability::a_best_score_file_that_is_not_ours_is_left_alone).
     std::fs::write(
         run.path("data/best-scores.txt"),
         "mini 3 100\ngarbage here\n",
