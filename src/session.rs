@@ -39,6 +39,13 @@ pub trait Store {
     /// not be kept.
     fn record_best(&mut self, rules: &Rules, score: Score) -> Result<(), Self::Error>;
 
+    /// The most states of a game on `size` boards a save holds: a game keeps no more history
+    /// than that ([`Game::limit_history`]), so that its memory is bounded and undo never
+    /// reaches what a save would leave out. Unbounded unless the store says otherwise.
+    fn history_limit(&self, _size: usize) -> usize {
+        usize::MAX
+    }
+
     /// The solved table of `rules`, if the store has one (advice then gives exact odds).
     fn table(&mut self, _rules: &Rules) -> Option<Arc<Solution>> {
         None
@@ -50,12 +57,22 @@ pub trait Store {
 pub struct MemoryStore {
     saved: Option<Timeline>,
     best: BTreeMap<(String, usize), Score>,
+    /// [`Store::history_limit`], by board size (none: unbounded).
+    history_limit: Option<fn(usize) -> usize>,
 }
 
 impl MemoryStore {
     /// An empty store.
     pub fn new() -> MemoryStore {
         MemoryStore::default()
+    }
+
+    /// The same store, its games keeping at most `limit(size)` states on `size` boards (the
+    /// program gives what a save file holds, `text::states_a_save_holds`).
+    #[must_use]
+    pub fn with_history_limit(mut self, limit: fn(usize) -> usize) -> MemoryStore {
+        self.history_limit = Some(limit);
+        self
     }
 }
 
@@ -77,6 +94,10 @@ impl Store for MemoryStore {
 
     fn best(&self, rules: &Rules) -> Option<Score> {
         self.best.get(&(rules.record_name(), rules.size())).copied()
+    }
+
+    fn history_limit(&self, size: usize) -> usize {
+        self.history_limit.map_or(usize::MAX, |limit| limit(size))
     }
 
     fn record_best(&mut self, rules: &Rules, score: Score) -> Result<(), Infallible> {
@@ -143,6 +164,12 @@ pub enum Event<E> {
     },
     /// The game could not be saved; it goes on.
     SaveFailed(E),
+    /// The game let go of its oldest states for the first time, to keep no more than a save
+    /// holds ([`Store::history_limit`]): undo no longer reaches its start. Said once a game.
+    HistoryForgotten {
+        /// How many states it keeps at most (the current one and those undo goes back to).
+        kept: usize,
+    },
     /// A move was taken back.
     Undone,
     /// There was no move to take back.
@@ -251,12 +278,26 @@ impl<S: Store> Session<S> {
 
     /// Starts a game at the newest state of `timeline` (a board file), skipping the menu.
     pub fn start_from(&mut self, timeline: Timeline) {
-        self.state = State::Game(Game::from_timeline(self.settings.rules, timeline));
+        let game = self.bounded(Game::from_timeline(self.settings.rules, timeline));
+        self.state = State::Game(game);
     }
 
     /// Starts a new game of the rules' own size, skipping the menu.
     pub fn start_new(&mut self) {
-        self.state = State::Game(Game::new(self.settings.rules, &mut self.rng));
+        let game = self.new_game(self.settings.rules);
+        self.state = State::Game(game);
+    }
+
+    /// A new game under `rules`, keeping no more history than the store's saves hold.
+    fn new_game(&mut self, rules: Rules) -> Game {
+        let game = Game::new(rules, &mut self.rng);
+        self.bounded(game)
+    }
+
+    /// `game`, keeping no more history than the store's saves hold.
+    fn bounded(&self, mut game: Game) -> Game {
+        game.limit_history(self.store.history_limit(game.rules().size()));
+        game
     }
 
     /// The rules of new games.
@@ -331,11 +372,12 @@ impl<S: Store> Session<S> {
         match command {
             Command::NewGame(size) if self.menu_sizes().contains(&size) => {
                 let rules = self.settings.rules.on(size);
-                (State::Game(Game::new(rules, &mut self.rng)), Vec::new())
+                let game = self.new_game(rules);
+                (State::Game(game), Vec::new())
             }
             Command::Resume => match self.store.load() {
                 Ok(Some(timeline)) => (
-                    State::Game(Game::resume(self.settings.rules, timeline)),
+                    State::Game(self.bounded(Game::resume(self.settings.rules, timeline))),
                     Vec::new(),
                 ),
                 Ok(None) => (State::Menu, vec![Event::NoSavedGame]),
@@ -347,6 +389,7 @@ impl<S: Store> Session<S> {
     }
 
     fn in_game(&mut self, mut game: Game, command: Command) -> (State, Vec<Event<S::Error>>) {
+        let forgotten = game.forgotten();
         let event = match command {
             Command::Move(direction) => Event::Moved {
                 direction,
@@ -361,7 +404,7 @@ impl<S: Store> Session<S> {
                     turn: game.play(direction, &mut self.rng),
                 }
             }
-            Command::Save => match self.store.save(&game.timeline()) {
+            Command::Save => match self.store.save(game.timeline()) {
                 Ok(left_out) => Event::Saved { left_out },
                 Err(e) => Event::SaveFailed(e),
             },
@@ -378,7 +421,13 @@ impl<S: Store> Session<S> {
             }
             _ => Event::NotNow,
         };
-        (State::Game(game), vec![event])
+        let mut events = vec![event];
+        if forgotten == 0 && game.forgotten() > 0 {
+            events.push(Event::HistoryForgotten {
+                kept: self.store.history_limit(game.rules().size()),
+            });
+        }
+        (State::Game(game), events)
     }
 
     fn at_end(&mut self, mut game: Game, command: Command) -> (State, Vec<Event<S::Error>>) {
@@ -390,7 +439,7 @@ impl<S: Store> Session<S> {
             }
             Command::NewGame(_) if offers_more => {
                 let events = self.record_best(&game);
-                let next = Game::new(*game.rules(), &mut self.rng);
+                let next = self.new_game(*game.rules());
                 (State::Game(next), events)
             }
             Command::Leave => {
@@ -488,7 +537,7 @@ mod tests {
         let Screen::Game { game, .. } = s.screen() else {
             panic!("a game")
         };
-        let saved = game.timeline();
+        let saved = game.timeline().clone();
         assert!(matches!(
             s.handle(Command::Save)[..],
             [Event::Saved { left_out: 0 }]
@@ -498,7 +547,7 @@ mod tests {
         let Screen::Game { game, best } = s.screen() else {
             panic!("a game")
         };
-        assert_eq!(game.timeline(), saved);
+        assert_eq!(game.timeline(), &saved);
         assert_eq!(best, game.score(), "mini tracks a best score");
     }
 

@@ -11,7 +11,11 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 pub enum MergeError {
     /// A file could not be read.
-    #[error("{}: {}", path.display(), crate::files::system_words(source))]
+    #[error(
+        "{}: {}",
+        crate::files::shown(path),
+        crate::files::system_words(source)
+    )]
     Read {
         /// The file.
         path: PathBuf,
@@ -19,13 +23,16 @@ pub enum MergeError {
         source: std::io::Error,
     },
     /// A report named is not there.
-    #[error("{}: no such file", path.display())]
+    #[error("{}: no such file", crate::files::shown(path))]
     Missing {
         /// The file.
         path: PathBuf,
     },
     /// A file is not a bench report (or one from a power11 too old to merge).
-    #[error("{}:{line}:{column}: not a power11 bench --json report: {message}", path.display())]
+    #[error(
+        "{}:{line}:{column}: not a power11 bench --json report: {message}",
+        crate::files::shown(path)
+    )]
     NotAReport {
         /// The file.
         path: PathBuf,
@@ -37,7 +44,7 @@ pub enum MergeError {
         message: String,
     },
     /// A report whose counts do not add up: damaged or edited by hand.
-    #[error("{}: a damaged report: {problem}", path.display())]
+    #[error("{}: a damaged report: {problem}", crate::files::shown(path))]
     Damaged {
         /// The file.
         path: PathBuf,
@@ -45,7 +52,11 @@ pub enum MergeError {
         problem: String,
     },
     /// Two reports of different runs.
-    #[error("{} and {} are not parts of one run: different {field} ({first} / {second})", first_path.display(), second_path.display())]
+    #[error(
+        "{} and {} are not parts of one run: different {field} ({first} / {second})",
+        crate::files::shown(first_path),
+        crate::files::shown(second_path)
+    )]
     DifferentRuns {
         /// The first report.
         first_path: PathBuf,
@@ -59,7 +70,11 @@ pub enum MergeError {
         second: String,
     },
     /// Two reports that both hold a game.
-    #[error("{} and {} both hold game {game}: each game may be counted once", first_path.display(), second_path.display())]
+    #[error(
+        "{} and {} both hold game {game}: each game may be counted once",
+        crate::files::shown(first_path),
+        crate::files::shown(second_path)
+    )]
     Overlap {
         /// One report.
         first_path: PathBuf,
@@ -75,19 +90,29 @@ pub enum MergeError {
     #[error("the reports add up to more moves or seconds than a report holds")]
     TooLarge,
     /// A directory where a report was named (a shell glob of the wrong level, say).
-    #[error("{}: a directory, not a bench report (name the reports in it: {}/*.json)", path.display(), path.display())]
+    #[error(
+        "{}: a directory, not a bench report (name the reports in it: {}/*.json)",
+        crate::files::shown(path),
+        crate::files::shown(path)
+    )]
     Directory {
         /// The directory.
         path: PathBuf,
     },
     /// A file larger than any report: not one, and not read whole.
-    #[error("{}: larger than any bench report can be (64 MiB)", path.display())]
+    #[error(
+        "{}: larger than any bench report can be (64 MiB)",
+        crate::files::shown(path)
+    )]
     TooLargeFile {
         /// The file.
         path: PathBuf,
     },
     /// One file named twice: its games would count twice.
-    #[error("{} is given twice: each game may be counted once", path.display())]
+    #[error(
+        "{} is given twice: each game may be counted once",
+        crate::files::shown(path)
+    )]
     GivenTwice {
         /// The file.
         path: PathBuf,
@@ -139,7 +164,7 @@ pub fn read_report(path: &Path) -> Result<BenchReport, MergeError> {
             }
         }
         BoundedReadError::Io(source) => read_error(source),
-        BoundedReadError::NotRegular => MergeError::Directory {
+        BoundedReadError::NotRegular(_) => MergeError::Directory {
             path: path.to_path_buf(),
         },
         BoundedReadError::TooLarge(_) => too_large(),
@@ -168,6 +193,10 @@ pub fn read_report(path: &Path) -> Result<BenchReport, MergeError> {
     })?;
     Ok(report)
 }
+
+/// The longest time a report may hold, in seconds (a thread's or the run's): 31 years. A run's
+/// parts add up below any figure a summary could not print.
+const MAX_SECONDS: f64 = 1e9;
 
 /// The counts a report carries must agree with each other and describe a run power11 can play:
 /// a merge trusts them, so a report edited by hand or damaged is refused, not summed.
@@ -244,13 +273,21 @@ fn check_report(report: &BenchReport) -> Result<(), String> {
             "unwon_games should list the first {listed} games not won, in order, within game_ranges"
         ));
     }
-    if ![report.seconds, report.thread_seconds]
-        .iter()
-        .chain(&report.cpu_seconds)
-        .chain(&report.cpu_ms_per_move)
-        .all(|t| t.is_finite() && *t >= 0.0)
+    let times = || {
+        [report.seconds, report.thread_seconds]
+            .into_iter()
+            .chain(report.cpu_seconds)
+    };
+    if !times()
+        .chain(report.cpu_ms_per_move)
+        .all(|t| t.is_finite() && t >= 0.0)
     {
         return Err("a negative or infinite time".to_string());
+    }
+    if let Some(t) = times().find(|&t| t > MAX_SECONDS) {
+        return Err(format!(
+            "a time of {t:e} s, longer than any run takes (at most {MAX_SECONDS:e} s, 31 years)"
+        ));
     }
     // A thread's CPU time never passes its wall-clock time (a little slack for the clocks'
     // rounding), and a run had at least one thread.

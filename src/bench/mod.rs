@@ -15,7 +15,7 @@ use crate::model::line::tile_points;
 use crate::model::named::Named;
 use crate::model::random::{mix, seeded};
 use crate::model::rules::{NewTile, Rules, Score, Start};
-use crate::players::playout::{GameRecord, play_game};
+use crate::players::playout::{GameRecord, play_game_until};
 use crate::players::{AnyPlayer, Player};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -242,26 +242,61 @@ fn thread_cpu_time() -> Option<Duration> {
     None
 }
 
-fn play_one(config: &BenchConfig, index: u64) -> (GameRecord, GameTime) {
+fn play_one(config: &BenchConfig, index: u64, stop: &AtomicBool) -> Option<(GameRecord, GameTime)> {
     let started = Instant::now();
     let cpu_started = thread_cpu_time();
     let mut rng = seeded(game_seed(config.seed, index));
     let start = config.rules.new_board(&mut rng);
     let mut player = config.player.clone();
-    let record = play_game(
+    let record = play_game_until(
         &config.rules,
         start,
         &mut player,
         &mut rng,
         config.max_attempts,
-    );
+        stop,
+    )?;
     let time = GameTime {
         wall: started.elapsed(),
         cpu: cpu_started
             .zip(thread_cpu_time())
             .map(|(start, end)| end.saturating_sub(start)),
     };
-    (record, time)
+    Some((record, time))
+}
+
+/// What one bench thread played: games counted, and games that ended while a game below them
+/// was still in flight, which count only if that one ends too.
+#[derive(Default)]
+struct Played {
+    tally: Tally,
+    pending: Vec<(u64, GameRecord, GameTime)>,
+    /// The game this thread gave up when the run was stopped.
+    given_up: Option<u64>,
+}
+
+impl Played {
+    /// Counts the pending games below `lowest_playing`, the lowest game any thread plays: every
+    /// game below it has ended.
+    fn settle(&mut self, lowest_playing: u64) {
+        let tally = &mut self.tally;
+        self.pending.retain(|&(i, record, time)| {
+            if i < lowest_playing {
+                *tally = std::mem::take(tally).add(i, &record, time);
+                false
+            } else {
+                true
+            }
+        });
+    }
+
+    /// The games counted, once every thread has ended: those below `given_up`, the first game
+    /// given up (`u64::MAX`: none was).
+    fn into_tally(mut self, given_up: u64) -> Tally {
+        self.pending.retain(|&(i, ..)| i < given_up);
+        self.settle(u64::MAX);
+        self.tally
+    }
 }
 
 /// The statistics of the games played so far, merged as games finish: its size does not grow
@@ -379,40 +414,77 @@ impl Tally {
     }
 }
 
-/// Plays the games on `config.jobs` threads, calling `progress` after each game. Once `stop`
-/// is set (Ctrl-C), games not yet started are not played: the report is of those that were
-/// (always the first ones, `game_ranges` naming them), so that `bench merge` adds up the rest,
-/// played later with `--first-game`.
+/// Plays the games on `config.jobs` threads (no more than there are games), calling
+/// `progress` after each game. Once `stop` is set (Ctrl-C), no game is started and the games in
+/// flight are given up between two moves: the report is of the games before the first one given
+/// up (always the first ones, `game_ranges` naming them), so that `bench merge` adds up the
+/// rest, played later with `--first-game`. A thread with no game left ends, so more threads
+/// than cores cost their switches, never a spin.
 pub fn run(
     config: &BenchConfig,
     progress: &(dyn Fn() + Sync),
     stop: &AtomicBool,
-) -> Result<BenchReport, rayon::ThreadPoolBuildError> {
+) -> std::io::Result<BenchReport> {
     crate::model::packed::warm_up(config.rules.size());
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(config.jobs)
-        .build()?;
     let started = Instant::now();
     let end = config.first_game.saturating_add(config.games);
+    let threads = config.jobs.clamp(
+        1,
+        usize::try_from(config.games).unwrap_or(usize::MAX).max(1),
+    );
     // Each thread takes the next game not yet taken, in index order, until none is left or
-    // `stop` is set: the games played are always `first_game..k`, so a stopped run is resumed
-    // with `--first-game k`, and no thread waits for another (games differ in length).
+    // `stop` is set: no thread waits for another (games differ in length).
     let next = AtomicU64::new(config.first_game);
-    let tallies = pool.broadcast(|_| {
-        let mut tally = Tally::default();
+    // The game each thread plays (`u64::MAX`: none). Set to a bound at or below the game's
+    // index before the game is taken, so that a game that ends while one below it is in flight
+    // is always seen to, and waits (`Played::pending`) until the games below it are played:
+    // a run given up partway counts only the games below the first one given up.
+    let playing: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(u64::MAX)).collect();
+    let lowest_playing = || playing.iter().map(|p| p.load(Ordering::SeqCst)).min();
+    let play = |thread: usize| {
+        let mut played = Played::default();
         while !stop.load(Ordering::Relaxed) {
-            let Ok(i) = next.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |i| {
+            playing[thread].store(next.load(Ordering::SeqCst), Ordering::SeqCst);
+            let Ok(i) = next.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |i| {
                 (i < end).then_some(i + 1)
             }) else {
                 break;
             };
-            let (record, time) = play_one(config, i);
+            playing[thread].store(i, Ordering::SeqCst);
+            let Some((record, time)) = play_one(config, i, stop) else {
+                played.given_up = Some(i);
+                break;
+            };
+            playing[thread].store(u64::MAX, Ordering::SeqCst);
             progress();
-            tally = tally.add(i, &record, time);
+            played.pending.push((i, record, time));
+            played.settle(lowest_playing().unwrap_or(u64::MAX));
         }
-        tally
-    });
-    let tally = tallies.into_iter().fold(Tally::default(), Tally::merge);
+        playing[thread].store(u64::MAX, Ordering::SeqCst);
+        played
+    };
+    let played = std::thread::scope(|scope| {
+        let mut handles = Vec::with_capacity(threads);
+        for thread in 0..threads {
+            match std::thread::Builder::new().spawn_scoped(scope, move || play(thread)) {
+                Ok(handle) => handles.push(handle),
+                Err(e) if handles.is_empty() => return Err(e),
+                // The threads that started take every game between them.
+                Err(_) => break,
+            }
+        }
+        Ok(handles
+            .into_iter()
+            .map(|h| h.join().expect("a bench thread does not panic"))
+            .collect::<Vec<_>>())
+    })?;
+    // Every game below the first one given up was played (games are taken in order, and a
+    // thread gives up only the game it plays): those are the report's.
+    let given_up = played.iter().filter_map(|p| p.given_up).min();
+    let tally = played
+        .into_iter()
+        .map(|p| p.into_tally(given_up.unwrap_or(u64::MAX)))
+        .fold(Tally::default(), Tally::merge);
     let identity = RunIdentity {
         seed: config.seed,
         player: config.player.name().to_string(),
@@ -561,8 +633,46 @@ mod tests {
             }
         };
         let report = run(&random_run(10, 1_000_000), &progress, &stop).unwrap();
-        assert!((100..=102).contains(&report.games), "{}", report.games);
+        // The other thread's game in flight is given up, and the games above it not counted.
+        assert!((50..=101).contains(&report.games), "{}", report.games);
         assert_eq!(report.game_ranges, vec![[10, 10 + report.games]]);
+    }
+
+    /// A game that ends while a game below it is in flight counts only once that one ends; a
+    /// run given up partway counts the games below the first one given up, and no other.
+    #[test]
+    fn games_above_one_given_up_are_not_counted() {
+        let record = |score| GameRecord {
+            score,
+            max_exponent: 3,
+            moves: 5,
+            attempts: 5,
+            won: false,
+            cut_off: false,
+        };
+        let time = GameTime {
+            wall: Duration::from_millis(1),
+            cpu: None,
+        };
+        let mut played = Played::default();
+        for (i, score) in [(0, 10), (2, 30), (3, 40), (5, 60)] {
+            played.pending.push((i, record(score), time));
+        }
+        // Game 1 is in flight elsewhere: only game 0 counts yet.
+        played.settle(1);
+        assert_eq!(played.tally.games, 1);
+        assert_eq!(played.pending.len(), 3);
+        // Game 1 ended; game 4 was given up: games 2 and 3 count, 5 does not.
+        let tally = played.into_tally(4);
+        assert_eq!(tally.games, 3);
+        assert_eq!(
+            tally.scores.keys().copied().collect::<Vec<_>>(),
+            [10, 30, 40]
+        );
+        // Nothing given up: every game counts.
+        let mut played = Played::default();
+        played.pending.push((7, record(1), time));
+        assert_eq!(played.into_tally(u64::MAX).games, 1);
     }
 
     #[test]

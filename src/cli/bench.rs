@@ -79,7 +79,10 @@ pub(super) fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
             bar.inc(1);
         }
     };
-    let stop = super::stop_on_signals()?;
+    let stop = super::stop_on_signals(
+        "power11 bench",
+        "the games in flight did not end, and nothing is reported".to_string(),
+    )?;
     let report = bench::run(&config, &tick, &stop).context("cannot start the worker threads")?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
@@ -112,7 +115,7 @@ fn draw_report(report: &bench::BenchReport, plot: Option<&Path>) -> anyhow::Resu
         return Ok(());
     };
     let svg = bench::plot::bench_chart(report)
-        .map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", path.display()))?;
+        .map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", crate::files::shown(path)))?;
     write_svg(path, &svg)?;
     Ok(())
 }
@@ -135,8 +138,8 @@ pub(super) fn check_plot(plot: Option<&Path>) -> anyhow::Result<()> {
         {
             let message = format!(
                 "cannot use --plot {}: power11 draws SVG pictures; name the file .svg ({})",
-                path.display(),
-                path.with_extension("svg").display()
+                crate::files::shown(path),
+                crate::files::shown(&path.with_extension("svg"))
             );
             return Err(UsageError(message).into());
         }

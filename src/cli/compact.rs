@@ -11,7 +11,7 @@ use std::io::Write;
 /// Reads `--weights`, prunes and rounds it as the arguments say, writes `--out` (a new file:
 /// an existing one is never replaced) and says what it did.
 pub(super) fn run_compact(args: &CompactArgs) -> anyhow::Result<()> {
-    let shown = args.out.display();
+    let shown = crate::files::shown(&args.out);
     refuse_out_not_regular(&args.out, "the network")?;
     if std::fs::symlink_metadata(&args.out).is_ok() {
         return Err(UsageError(format!(
@@ -36,7 +36,7 @@ pub(super) fn run_compact(args: &CompactArgs) -> anyhow::Result<()> {
                 "--step {} rounds all {} nonzero weights of {} to zero: nothing written (choose a smaller --step)",
                 short_number(args.step),
                 report.nonzero_before,
-                args.weights.display()
+                crate::files::shown(&args.weights)
             ))
             .into());
         }
@@ -44,7 +44,7 @@ pub(super) fn run_compact(args: &CompactArgs) -> anyhow::Result<()> {
             "--keep {} keeps none of the {} nonzero weights of {}: nothing written (keep a larger share, e.g. --keep 0.5)",
             short_number(args.keep),
             report.nonzero_before,
-            args.weights.display()
+            crate::files::shown(&args.weights)
         ))
         .into());
     }

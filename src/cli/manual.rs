@@ -179,7 +179,7 @@ Signal N (SIGHUP 1, SIGINT 2, SIGQUIT 3, SIGTERM 15) ended the full-screen mode,
 
 /// The date of this version's release, as its manual pages give it (and CHANGELOG.md, which a
 /// test compares).
-const RELEASE_DATE: &str = "2026-11-27";
+const RELEASE_DATE: &str = "2026-11-28";
 
 /// One line of text as roff prints it verbatim: backslashes and hyphens escaped, and a line
 /// that would start with a control character (`.` or `'`) guarded.

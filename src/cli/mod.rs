@@ -21,6 +21,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 /// A problem with what the user asked for (exit code 2).
 #[derive(Debug, thiserror::Error)]
@@ -80,18 +81,39 @@ pub(crate) fn note_as(who: &str, message: impl std::fmt::Display) {
     let _ = writeln!(io::stderr(), "{who}: {shown}");
 }
 
+/// How long a run stopped by a signal may take to finish what it was doing (the games in
+/// flight, the last checkpoint) before it ends at once: a write that does not end (a stalled
+/// disk, a full pipe) must not keep a run that was told to stop.
+const STOP_GRACE: Duration = Duration::from_secs(10);
+
 /// The flag that a signal (SIGINT, SIGTERM, SIGHUP) sets to stop a long run (train, bench) as
-/// it can, keeping what it did; a second signal ends the program at once (exit 130).
-pub(super) fn stop_on_signals() -> anyhow::Result<Arc<AtomicBool>> {
+/// it can, keeping what it did; a second signal ends the program at once (exit 130), and so
+/// does the first if the run has not ended [`STOP_GRACE`] after it (exit 128 + its number,
+/// after a note by `who` that says what is `kept`).
+pub(super) fn stop_on_signals(who: &'static str, kept: String) -> anyhow::Result<Arc<AtomicBool>> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let stop = Arc::new(AtomicBool::new(false));
-    for signal in [
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-    ] {
+    for signal in [SIGINT, SIGTERM, SIGHUP] {
         signal_hook::flag::register_conditional_shutdown(signal, 130, Arc::clone(&stop))?;
         signal_hook::flag::register(signal, Arc::clone(&stop))?;
     }
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    std::thread::Builder::new()
+        .name("stop-watch".to_string())
+        .spawn(move || {
+            let Some(signal) = signals.forever().next() else {
+                return;
+            };
+            std::thread::sleep(STOP_GRACE);
+            note_as(
+                who,
+                format_args!(
+                    "still not stopped {} s after the signal: ending now ({kept})",
+                    STOP_GRACE.as_secs()
+                ),
+            );
+            std::process::exit(128 + signal);
+        })?;
     Ok(stop)
 }
 
@@ -218,7 +240,7 @@ fn refuse_out_not_regular(out: &Path, what: &str) -> anyhow::Result<()> {
     if std::fs::metadata(out).is_ok_and(|meta| !meta.is_file()) {
         return Err(UsageError(format!(
             "--out {} is not a regular file: name a new file to write {what} to",
-            out.display()
+            crate::files::shown(out)
         ))
         .into());
     }
@@ -240,7 +262,7 @@ fn check_out_writable(out: &Path, flag: &str) -> anyhow::Result<()> {
     crate::files::save::check_writable_beside(out, false).map_err(|reason| {
         UsageError(format!(
             "cannot write {flag} {}: {}",
-            out.display(),
+            crate::files::shown(out),
             crate::files::system_words(&reason)
         ))
     })?;
@@ -258,7 +280,7 @@ fn check_out_directory_is_there(out: &Path, flag: &str) -> anyhow::Result<()> {
     {
         let message = format!(
             "cannot use {flag} {}: it names a directory (it ends with a '/'), not a file",
-            out.display()
+            crate::files::shown(out)
         );
         return Err(UsageError(message).into());
     }
@@ -268,11 +290,15 @@ fn check_out_directory_is_there(out: &Path, flag: &str) -> anyhow::Result<()> {
     };
     let problem = match std::fs::metadata(dir) {
         Ok(meta) if meta.is_dir() => return Ok(()),
-        Ok(_) => format!("{} is not a directory", dir.display()),
+        Ok(_) => format!("{} is not a directory", crate::files::shown(dir)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            format!("there is no directory {}", dir.display())
+            format!("there is no directory {}", crate::files::shown(dir))
         }
-        Err(e) => format!("{}: {e}", dir.display()),
+        Err(e) => format!("{}: {e}", crate::files::shown(dir)),
     };
-    Err(UsageError(format!("cannot use {flag} {}: {problem}", out.display())).into())
+    Err(UsageError(format!(
+        "cannot use {flag} {}: {problem}",
+        crate::files::shown(out)
+    ))
+    .into())
 }

@@ -50,7 +50,7 @@ pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
             "the learned player plays 4x4 boards (classic, Power-11 Hard); {} holds a {n}x{n} board",
             cli.board
                 .as_deref()
-                .map_or(String::new(), |p| p.display().to_string())
+                .map_or(String::new(), |p| crate::files::shown(p).clone())
         );
         return Err(UsageError(message).into());
     }
@@ -109,7 +109,8 @@ pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
     };
     let mut out = io::BufWriter::new(StandardOutput::lock());
     if cli.autoplay.is_some() {
-        let mut session = Session::new(settings, rng, MemoryStore::new(), player);
+        let store = MemoryStore::new().with_history_limit(crate::text::states_a_save_holds);
+        let mut session = Session::new(settings, rng, store, player);
         match first_game {
             Some(timeline) => session.start_from(timeline),
             None => session.start_new(),
@@ -167,7 +168,7 @@ fn first_game(cli: &Cli) -> anyhow::Result<Option<Timeline>> {
             if let Some(wanted) = cli.rules.size.filter(|n| n.get() != size) {
                 let message = format!(
                     "{} holds a {size}x{size} board, but --size is {wanted}",
-                    path.display()
+                    crate::files::shown(path)
                 );
                 return Err(UsageError(message).into());
             }

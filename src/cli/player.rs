@@ -134,8 +134,8 @@ fn network_from(weights: Option<&Path>) -> anyhow::Result<(Arc<Network>, Option<
             Ok(network) => Ok((Arc::new(network), None)),
             Err(WeightsFileError::Missing(_)) => Err(UsageError(format!(
                 "{}: no such weight file (make one with `power11 train --minutes 90 --out {}`, or leave out --weights to play the shipped network)",
-                path.display(),
-                path.display()
+                crate::files::shown(path),
+                crate::files::shown(path)
             ))
             .into()),
             Err(e) => Err(UsageError(e.to_string()).into()),

@@ -55,7 +55,7 @@ pub(super) fn table_for(
         match &place {
             Ok(path) => super::note(format_args!(
                 "solving exactly, once ({solved}): the table goes to {}",
-                path.display()
+                crate::files::shown(path)
             )),
             Err(_) => super::note(format_args!("solving exactly ({solved})")),
         }
@@ -182,7 +182,7 @@ fn writable(path: PathBuf, cache: bool) -> anyhow::Result<Place> {
         Err(e) => {
             let why = format!(
                 "cannot write {}: {}",
-                path.display(),
+                crate::files::shown(&path),
                 crate::files::system_words(&e)
             );
             if cache {
@@ -216,7 +216,7 @@ pub(super) fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
         "optimal win probability: {:.6}\npositions: {} (8 symmetries folded), {how}\ntable: {}",
         solution.start_probability(),
         solution.positions(),
-        path.display()
+        crate::files::shown(&path)
     )?;
     out.flush()?;
     Ok(())

@@ -4,6 +4,7 @@
 use super::args::TrainArgs;
 use super::{UsageError, check_out_directory};
 use crate::files::best::data_dir;
+use crate::files::open::{OpenError, open_lock, open_regular, other_names};
 use crate::files::save::check_writable_beside;
 use crate::files::weights::{
     CoherenceFileError, WeightsFileError, coherence_path, default_path, read_coherence,
@@ -30,7 +31,7 @@ use std::time::{Duration, Instant};
 /// (two runs on one file would each overwrite the other's work).
 fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<std::fs::File> {
     let usage = |message: String| Err(UsageError(message).into());
-    let shown = out.display();
+    let shown = crate::files::shown(out);
     match std::fs::metadata(out) {
         Ok(meta) if meta.is_dir() => {
             return usage(format!("--out {shown} is a directory, not a file"));
@@ -42,10 +43,22 @@ fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<
         Ok(meta) if meta.permissions().readonly() => {
             return usage(format!("{shown}: the file is read-only; it is left alone"));
         }
+        // A checkpoint replaces the name, not the file: the other names would keep the old
+        // network, and a run through one of them would take a lock of its own.
+        Ok(meta) if other_names(&meta) > 0 => {
+            let others = other_names(&meta);
+            let names = if others == 1 { "name" } else { "names" };
+            return usage(format!(
+                "{shown} has {others} other {names} (hard links): a checkpoint replaces {shown} \
+                 with a new file, which the other {names} would not see, and a run through one \
+                 of them would not know of this one; train a copy (cp) instead"
+            ));
+        }
         Ok(_) => {
             let mut magic = [0u8; 8];
-            let is_weights = std::fs::File::open(out)
-                .and_then(|mut f| f.read_exact(&mut magic))
+            let is_weights = open_regular(out)
+                .map_err(OpenError::into_io)
+                .and_then(|(mut f, _)| f.read_exact(&mut magic))
                 .is_ok()
                 && &magic == WEIGHTS_MAGIC;
             if !is_weights {
@@ -93,7 +106,7 @@ fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<
 /// the checkpoints do: two runs through two links to one file share a lock.
 fn lock_beside(out: &Path) -> anyhow::Result<std::fs::File> {
     let usage = |message: String| Err(UsageError(message).into());
-    let shown = out.display();
+    let shown = crate::files::shown(out);
     let (dir, name) = check_writable_beside(out, true).map_err(|reason| {
         UsageError(format!(
             "cannot write --out {shown}: {}",
@@ -105,19 +118,23 @@ fn lock_beside(out: &Path) -> anyhow::Result<std::fs::File> {
         "{}lock",
         crate::files::save::temporary_prefix(&name)
     ));
-    let lock = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
-        .with_context(|| format!("cannot write {}", lock_path.display()))?;
+    let lock = open_lock(&lock_path).map_err(|e| {
+        UsageError(format!(
+            "cannot use --out {shown}: its lock {} is {}",
+            crate::files::shown(&lock_path),
+            match e {
+                OpenError::NotRegular(what) => format!("{what}, not a lock file: remove it"),
+                OpenError::Io(e) => format!("not usable: {}", crate::files::system_words(&e)),
+            }
+        ))
+    })?;
     match lock.try_lock() {
         Ok(()) => Ok(lock),
         Err(std::fs::TryLockError::WouldBlock) => usage(format!(
             "another power11 train is writing {shown}: wait for it to finish or choose another --out"
         )),
         Err(std::fs::TryLockError::Error(e)) => {
-            Err(e).with_context(|| format!("cannot lock {}", lock_path.display()))
+            Err(e).with_context(|| format!("cannot lock {}", crate::files::shown(&lock_path)))
         }
     }
 }
@@ -128,7 +145,7 @@ fn lock_beside(out: &Path) -> anyhow::Result<std::fs::File> {
 /// the directory of the file it names). Any other file is never replaced.
 fn check_coherence_out(out: &Path) -> anyhow::Result<()> {
     let path = coherence_path(out);
-    let shown = path.display();
+    let shown = crate::files::shown(&path);
     let refuse = |problem: &str| -> anyhow::Result<()> {
         Err(UsageError(format!(
             "{shown} {problem}; it is left alone (training keeps its coherence sums there: move it away, or train with --no-coherence)"
@@ -145,7 +162,9 @@ fn check_coherence_out(out: &Path) -> anyhow::Result<()> {
         Ok(meta) if meta.permissions().readonly() => return refuse("is read-only"),
         Ok(_) => {
             let mut magic = [0u8; 8];
-            let read = std::fs::File::open(&path).and_then(|mut f| f.read_exact(&mut magic));
+            let read = open_regular(&path)
+                .map_err(OpenError::into_io)
+                .and_then(|(mut f, _)| f.read_exact(&mut magic));
             match read {
                 Err(e) if e.kind() != io::ErrorKind::UnexpectedEof => {
                     return Err(UsageError(format!("cannot read {shown}: {e}")).into());
@@ -185,7 +204,7 @@ pub(super) fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         {
             return Err(UsageError(format!(
                 "cannot use --plot {}: the run writes its weights there",
-                plot.display()
+                crate::files::shown(plot)
             ))
             .into());
         }
@@ -228,7 +247,10 @@ pub(super) fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     };
     // Ctrl-C (or a hang-up or kill) stops the run after the games in flight and keeps the
     // weights; a second Ctrl-C ends the program at once (the last checkpoint stays whole).
-    let stop = super::stop_on_signals()?;
+    let stop = super::stop_on_signals(
+        "power11 train",
+        format!("{} keeps its last checkpoint", crate::files::shown(&out)),
+    )?;
     let learning_words = announce(&network, &config);
     if let Some(exponent) = args.start_at
         && !collect_late_starts(&network, exponent, &mut config, &stop)?
@@ -239,7 +261,7 @@ pub(super) fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     // The picture first: a standard output that fails (closed, full) must not cost it.
     let drawn = match &args.plot {
         Some(path) => train::plot::learning_curve(&curve.points, &curve.checkpoints)
-            .map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", path.display()))
+            .map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", crate::files::shown(path)))
             .and_then(|svg| Ok(crate::files::pictures::write_svg(path, &svg)?)),
         None => Ok(()),
     };
@@ -264,8 +286,8 @@ fn weights_out(args: &TrainArgs) -> anyhow::Result<PathBuf> {
         let dir = data_dir().unwrap_or_default();
         return Err(UsageError(format!(
             "cannot keep weights in the data directory {} ({}): {}; set POWER11_DATA_DIR to a directory you can write, or pass --out",
-            dir.display(),
-            path.display(),
+            crate::files::shown(&dir),
+            crate::files::shown(&path),
             crate::files::system_words(&reason)
         ))
         .into());
@@ -280,7 +302,7 @@ fn weights_out(args: &TrainArgs) -> anyhow::Result<PathBuf> {
 /// `--end-at` tile that does not start a stage).
 fn resumed_network(args: &TrainArgs, out: &Path) -> anyhow::Result<(Network, Option<Stages>)> {
     // What the refusals below name: the file, or the shipped network when there is none.
-    let mut holder = out.display().to_string();
+    let mut holder = crate::files::shown(out).clone();
     // Said once every check below has passed: a run refused does not go on from anything.
     let mut going_on = None;
     let network = match read_weights(out, WeightUse::Training) {
@@ -291,7 +313,7 @@ fn resumed_network(args: &TrainArgs, out: &Path) -> anyhow::Result<(Network, Opt
                 shipped_network(WeightUse::Training).map_err(|e| UsageError(e.to_string()))?;
             going_on = Some(format!(
                 "{} does not exist yet: going on from the network shipped in power11 ({}), written to it at the first checkpoint",
-                out.display(),
+                crate::files::shown(out),
                 network.description()
             ));
             holder =
@@ -448,11 +470,14 @@ fn schedule_for(args: &TrainArgs, out: &Path, network: &mut Network) -> Schedule
                             rate = gathered.clamp(MIN_RATE, COHERENCE_RATE);
                             format!(
                                 "the coherence sums go on from {}, at rate {}, the rate they were gathered at",
-                                from.display(),
+                                crate::files::shown(&from),
                                 train::rate_words(rate)
                             )
                         }
-                        None => format!("the coherence sums go on from {}", from.display()),
+                        None => format!(
+                            "the coherence sums go on from {}",
+                            crate::files::shown(&from)
+                        ),
                     }
                 }
                 Err(e) => {
@@ -490,7 +515,7 @@ fn announce(network: &Network, config: &TrainConfig) -> String {
     } else {
         format!(
             "the network in {} ({})",
-            out.display(),
+            crate::files::shown(out),
             network.description()
         )
     };
@@ -501,7 +526,7 @@ fn announce(network: &Network, config: &TrainConfig) -> String {
         format_args!(
             "{budget_words} of training for {network_words}, {learning_words}, seed {seed}, \
              {threads} thread(s), writing {}",
-            out.display()
+            crate::files::shown(out)
         ),
     );
     learning_words
@@ -531,7 +556,7 @@ fn collect_late_starts(
             io::stdout(),
             "trained 0 games (stopped early, while collecting start positions): {} is \
              unchanged",
-            out.display()
+            crate::files::shown(&out)
         );
         return Ok(false);
     }
@@ -653,7 +678,7 @@ fn print_summary(
         last.line(),
         network.description(),
         duration_words(total.seconds),
-        out.display()
+        crate::files::shown(out)
     );
     let mut stdout = io::stdout().lock();
     stdout
@@ -662,7 +687,7 @@ fn print_summary(
         .with_context(|| {
             format!(
                 "cannot write to standard output (the weights are saved in {})",
-                out.display()
+                crate::files::shown(out)
             )
         })
 }

@@ -12,13 +12,14 @@
 //! say, at that name) is never written.
 
 use crate::files::bounded::{BoundedReadError, Expect, read_regular};
+use crate::files::open::{lock_within, open_lock};
 use crate::files::save::{FileError, directory_of, link_target, write_atomic};
 use crate::model::rules::{Rules, Score};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::fs::OpenOptions;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// The file name inside the data directory.
 pub const BEST_FILE: &str = "best-scores.txt";
@@ -26,6 +27,8 @@ pub const BEST_FILE: &str = "best-scores.txt";
 const LOCK_FILE: &str = ".best-scores.lock";
 /// The environment variable that overrides the data directory.
 pub const DATA_DIR_VAR: &str = "POWER11_DATA_DIR";
+/// How long a save of the best scores waits for another session's lock.
+const LOCK_PATIENCE: Duration = Duration::from_secs(5);
 /// The largest best-score file read (a real one is a few hundred bytes).
 const MAX_BEST_FILE: u64 = 1 << 20;
 
@@ -67,7 +70,7 @@ impl BestScores {
                     .map(|(line, text)| {
                         format!(
                             "{}:{line}: expected 'VARIANT SIZE SCORE', found '{}'; the line is skipped (and kept)",
-                            path.display(),
+                            crate::files::shown(&path),
                             crate::text::shorten(text.trim())
                         )
                     })
@@ -81,7 +84,7 @@ impl BestScores {
             Err(e) => {
                 let warning = format!(
                     "cannot read {}: {e}; best scores are not saved in this session",
-                    path.display()
+                    crate::files::shown(&path)
                 );
                 (BestScores::in_memory(), vec![warning])
             }
@@ -143,18 +146,23 @@ impl BestScores {
                 source.kind(),
                 format!(
                     "cannot take its lock {}: {}",
-                    lock_path.display(),
+                    crate::files::shown(&lock_path),
                     crate::files::system_words(&source)
                 ),
             ),
         };
-        let lock = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(lock_error)?;
-        lock.lock().map_err(lock_error)?;
+        let lock = open_lock(&lock_path).map_err(|e| lock_error(e.into_io()))?;
+        // Held for milliseconds by another session: a lock held longer is a session stopped
+        // (Ctrl-Z) or someone's, and this one goes on without the file rather than wait.
+        if !lock_within(&lock, LOCK_PATIENCE).map_err(lock_error)? {
+            return Err(lock_error(io::Error::new(
+                io::ErrorKind::WouldBlock,
+                format!(
+                    "another process has held it for more than {} s",
+                    LOCK_PATIENCE.as_secs()
+                ),
+            )));
+        }
         let (on_disk, unread) = read_table(path).map_err(io_error)?;
         for (key, score) in on_disk {
             let ours = self.scores.entry(key).or_insert(score);
@@ -218,7 +226,7 @@ fn read_table(path: &Path) -> io::Result<(Table, Vec<(usize, String)>)> {
 fn read_small(path: &Path) -> io::Result<Vec<u8>> {
     read_regular(path, MAX_BEST_FILE, Expect::Bytes).map_err(|e| match e {
         BoundedReadError::Io(e) => e,
-        BoundedReadError::NotRegular => io::Error::other("not a regular file"),
+        BoundedReadError::NotRegular(_) => io::Error::other("not a regular file"),
         BoundedReadError::TooLarge(_) => {
             io::Error::other("larger than a best-score file can be (1 MiB)")
         }

@@ -1,6 +1,7 @@
 //! The one bounded read: every file the program reads goes through it, so none can fill the
 //! memory (a link to `/dev/zero`, a huge file) or block on a FIFO.
 
+use crate::files::open::{OpenError, open_regular};
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
@@ -10,8 +11,9 @@ use std::path::Path;
 pub enum BoundedReadError {
     /// The system's error (`NotFound` for a missing file).
     Io(io::Error),
-    /// The path is not a regular file (a directory, a device, a FIFO...).
-    NotRegular,
+    /// The path is not a regular file: what it is ([`crate::files::open::kind_words`]: a directory, a device, a
+    /// FIFO...).
+    NotRegular(&'static str),
     /// The file holds more than the limit: its size if it has one (a regular file), `None` for
     /// a read that passed the limit (a stream has no size, and a file may grow as it is read).
     TooLarge(Option<u64>),
@@ -32,18 +34,18 @@ pub enum Expect {
     Starting(&'static [u8]),
 }
 
-/// The bytes of `path`, a regular file of at most `limit` bytes. Its kind and size are looked
-/// at before it is opened (opening a FIFO would block, and a device has no end), and the limit
-/// holds as it is read too (a file that grows meanwhile is refused, never cut).
+/// The bytes of `path`, a regular file of at most `limit` bytes. Its kind is looked at before
+/// it is opened and again once open, without blocking ([`open_regular`]: a FIFO would block,
+/// and a device has no end), its size once open, and the limit holds as it is read too (a file
+/// that grows meanwhile is refused, never cut).
 pub fn read_regular(path: &Path, limit: u64, expect: Expect) -> Result<Vec<u8>, BoundedReadError> {
-    let meta = std::fs::metadata(path).map_err(BoundedReadError::Io)?;
-    if !meta.is_file() {
-        return Err(BoundedReadError::NotRegular);
-    }
+    let (file, meta) = open_regular(path).map_err(|e| match e {
+        OpenError::Io(e) => BoundedReadError::Io(e),
+        OpenError::NotRegular(what) => BoundedReadError::NotRegular(what),
+    })?;
     if meta.len() > limit {
         return Err(BoundedReadError::TooLarge(Some(meta.len())));
     }
-    let file = File::open(path).map_err(BoundedReadError::Io)?;
     read_at_most(file, limit, meta.len(), expect)
 }
 
@@ -54,7 +56,7 @@ pub fn read_stream(path: &Path, limit: u64, expect: Expect) -> Result<Vec<u8>, B
     let file = File::open(path).map_err(BoundedReadError::Io)?;
     let size = match file.metadata() {
         // A directory opens, but has no bytes to read.
-        Ok(meta) if meta.is_dir() => return Err(BoundedReadError::NotRegular),
+        Ok(meta) if meta.is_dir() => return Err(BoundedReadError::NotRegular("a directory")),
         Ok(meta) if meta.is_file() && meta.len() > limit => {
             return Err(BoundedReadError::TooLarge(Some(meta.len())));
         }
@@ -147,7 +149,7 @@ mod tests {
         ));
         assert!(matches!(
             read_regular(dir.path(), 4, Expect::Bytes),
-            Err(BoundedReadError::NotRegular)
+            Err(BoundedReadError::NotRegular("a directory"))
         ));
         assert!(matches!(
             read_regular(&dir.path().join("none"), 4, Expect::Bytes),

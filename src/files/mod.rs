@@ -6,11 +6,22 @@
 
 pub mod best;
 pub mod bounded;
+pub mod open;
 pub mod pictures;
 pub mod save;
 pub mod solutions;
 pub mod store;
 pub mod weights;
+
+/// `path` as messages show it: its control characters (an escape sequence, a line break in a
+/// directory's name) in caret notation, as every message the program writes shows them, so
+/// that no path sends the terminal a control sequence or breaks a message's line.
+pub fn shown(path: &std::path::Path) -> String {
+    path.to_string_lossy()
+        .chars()
+        .map(crate::text::visible)
+        .collect()
+}
 
 /// The system's error as messages put it after a path: `no such file or directory`,
 /// the rest as the system says it, in lower case and without Rust's `(os error N)`, so that

@@ -9,19 +9,19 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum PictureError {
     /// Something else is at the path: it is never replaced.
-    #[error("{}: not an SVG picture; it is left alone (choose another file to draw in)", .0.display())]
+    #[error("{}: not an SVG picture; it is left alone (choose another file to draw in)", crate::files::shown(&.0))]
     NotAPicture(std::path::PathBuf),
     /// An SVG picture that power11 did not draw: someone's drawing, never replaced.
-    #[error("{}: an SVG picture that power11 did not draw; it is left alone (choose another file to draw in)", .0.display())]
+    #[error("{}: an SVG picture that power11 did not draw; it is left alone (choose another file to draw in)", crate::files::shown(&.0))]
     NotOurs(std::path::PathBuf),
     /// Not a regular file (a device, a FIFO, a link to one): never replaced by one.
-    #[error("{}: not a regular file; it is left alone (choose a file to draw in)", .0.display())]
+    #[error("{}: not a regular file; it is left alone (choose a file to draw in)", crate::files::shown(&.0))]
     NotRegular(std::path::PathBuf),
     /// A file larger than any picture power11 draws: not one of them.
-    #[error("{}: larger than any picture power11 draws ({} MiB); it is left alone (choose another file to draw in)", .0.display(), MAX_PICTURE >> 20)]
+    #[error("{}: larger than any picture power11 draws ({} MiB); it is left alone (choose another file to draw in)", crate::files::shown(&.0), MAX_PICTURE >> 20)]
     TooLarge(std::path::PathBuf),
     /// A directory: a picture is drawn in a file.
-    #[error("{}: a directory; name a file in it to draw in ({})", .0.display(), .0.join("plot.svg").display())]
+    #[error("{}: a directory; name a file in it to draw in ({})", crate::files::shown(&.0), crate::files::shown(&.0.join("plot.svg")))]
     Directory(std::path::PathBuf),
     /// Writing failed.
     #[error(transparent)]
@@ -107,7 +107,7 @@ pub fn check_svg_target(path: &Path) -> Result<(), PictureError> {
         }
         Ok(bytes) if is_svg(&bytes) => {}
         Ok(_) => return Err(PictureError::NotAPicture(owned())),
-        Err(BoundedReadError::NotRegular) => return Err(PictureError::NotRegular(owned())),
+        Err(BoundedReadError::NotRegular(_)) => return Err(PictureError::NotRegular(owned())),
         Err(BoundedReadError::TooLarge(_)) => return Err(PictureError::TooLarge(owned())),
         Err(BoundedReadError::Io(error)) => {
             return Err(FileError::Io {

@@ -9,9 +9,11 @@
 //! (`--board <(...)`), whose limit holds as it is read.
 
 use crate::files::bounded::{BoundedReadError, Expect, read_regular, read_stream};
+use crate::files::open::open_own_temporary;
 use crate::model::game::Timeline;
-use crate::text::{ParseError, Problem, parse_board_file, parse_save, render_save};
-use std::fs::File;
+use crate::text::{
+    MAX_SAVE_BYTES, ParseError, Problem, first_saved, parse_board_file, parse_save, write_save_to,
+};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -19,22 +21,21 @@ use thiserror::Error;
 /// The save file's name, in the current directory.
 pub const SAVE_FILE: &str = "power11.saved";
 
-/// The largest save or board file read: 256 MiB, well above any real game (a history of a
-/// million moves on 4x4 is about 150 MB).
-pub const MAX_FILE_BYTES: u64 = 256 << 20;
+/// The largest save or board file read (the text format's [`MAX_SAVE_BYTES`]).
+pub const MAX_FILE_BYTES: u64 = MAX_SAVE_BYTES;
 
 /// Why a file of game states could not be read or written. Every message starts with the path.
 #[derive(Debug, Error)]
 pub enum FileError {
     /// The file does not exist.
-    #[error("{}: no such file", .path.display())]
+    #[error("{}: no such file", crate::files::shown(.path))]
     Missing {
         /// The file.
         path: PathBuf,
     },
     /// Reading or writing failed. The system's error is part of the message, and so not an
     /// error `source` as well (a chain printed whole would say it twice).
-    #[error("{}: {}", .path.display(), super::system_words(.error))]
+    #[error("{}: {}", crate::files::shown(.path), super::system_words(.error))]
     Io {
         /// The file.
         path: PathBuf,
@@ -42,19 +43,19 @@ pub enum FileError {
         error: io::Error,
     },
     /// The path is not a regular file (a directory, a device, a FIFO...).
-    #[error("{}: not a regular file", .path.display())]
+    #[error("{}: not a regular file", crate::files::shown(.path))]
     NotRegular {
         /// The file.
         path: PathBuf,
     },
     /// The file is read-only: someone protected it, and it is not replaced.
-    #[error("{}: the file is read-only; it is left alone", .path.display())]
+    #[error("{}: the file is read-only; it is left alone", crate::files::shown(.path))]
     ReadOnly {
         /// The file.
         path: PathBuf,
     },
     /// The file is larger than any save or board file can be.
-    #[error("{}: {}", .path.display(), too_large(*.bytes))]
+    #[error("{}: {}", crate::files::shown(.path), too_large(*.bytes))]
     TooLarge {
         /// The file.
         path: PathBuf,
@@ -63,13 +64,13 @@ pub enum FileError {
     },
     /// The file is UTF-16 text (as some Windows editors save): text, but not the UTF-8 that
     /// saves and board files are written in, so the user is told what to do about it.
-    #[error("{}: UTF-16 text; save it as UTF-8 (or plain ASCII) to use it", .path.display())]
+    #[error("{}: UTF-16 text; save it as UTF-8 (or plain ASCII) to use it", crate::files::shown(.path))]
     Utf16 {
         /// The file.
         path: PathBuf,
     },
     /// The file is not UTF-8 text.
-    #[error("{}:{line}: not text (invalid UTF-8)", .path.display())]
+    #[error("{}:{line}: not text (invalid UTF-8)", crate::files::shown(.path))]
     NotText {
         /// The file.
         path: PathBuf,
@@ -78,7 +79,7 @@ pub enum FileError {
     },
     /// The file at the save's path is not a save (it does not read as one), so saving there
     /// would destroy something that is not ours: it is left alone.
-    #[error("{}: not a save ({what}); it is left alone: move it away to save here", .path.display())]
+    #[error("{}: not a save ({what}); it is left alone: move it away to save here", crate::files::shown(.path))]
     NotASave {
         /// The file.
         path: PathBuf,
@@ -86,7 +87,7 @@ pub enum FileError {
         what: String,
     },
     /// The text is not a valid board or save.
-    #[error("{}:{line}: {problem}", .path.display())]
+    #[error("{}:{line}: {problem}", crate::files::shown(.path))]
     Parse {
         /// The file.
         path: PathBuf,
@@ -113,7 +114,7 @@ fn read_text(
     };
     let bytes = read(path, MAX_FILE_BYTES, Expect::Text).map_err(|e| match e {
         BoundedReadError::Io(source) => io_error(source),
-        BoundedReadError::NotRegular => FileError::NotRegular {
+        BoundedReadError::NotRegular(_) => FileError::NotRegular {
             path: path.to_path_buf(),
         },
         BoundedReadError::TooLarge(bytes) => FileError::TooLarge {
@@ -189,38 +190,15 @@ pub fn read_board_file(path: &Path) -> Result<Timeline, FileError> {
     parse_board_file(&read_text(path, read_stream)?).map_err(|e| located(path, e))
 }
 
-/// Writes `timeline` as a save file (see [`render_save`]) to `path` atomically; returns how many
+/// Writes `timeline` as a save file (see [`crate::text::render_save`]) to `path` atomically; returns how many
 /// of its oldest states were left out to keep the file within [`MAX_FILE_BYTES`] (0 but for a
-/// history of millions of moves), so that every save written reads back.
+/// history of millions of moves), so that every save written reads back. The file is written a
+/// state at a time: a save of the longest history holds no second copy of it in memory.
 pub fn write_save(path: &Path, timeline: &Timeline) -> Result<usize, FileError> {
-    let (text, left_out) = save_text(timeline, MAX_FILE_BYTES as usize);
-    write_atomic(path, text.as_bytes())?;
-    Ok(left_out)
-}
-
-/// The save file for `timeline` in at most `limit` bytes: the newest states that fit (the
-/// current one always), and how many older ones were left out. A save is read back only up to
-/// the limit, and a history read in another program's narrower format can be written wider
-/// than it was read.
-fn save_text(timeline: &Timeline, limit: usize) -> (String, usize) {
-    const START: &str = "\nScore: ";
-    let mut text = render_save(timeline);
-    if text.len() <= limit {
-        return (text, 0);
-    }
-    // Each state starts a line with "Score: " (rows start with '#'): cut at the first state
-    // that starts within the last `limit` bytes, or at the current state if none does.
-    let from = text.len() - limit - 1;
-    let cut = match text[from..].find(START) {
-        Some(at) => from + at + 1,
-        None => text.rfind(START).map_or(0, |at| at + 1),
-    };
-    if cut == 0 {
-        return (text, 0);
-    }
-    let left_out = 1 + text[..cut - 1].matches(START).count();
-    text.drain(..cut);
-    (text, left_out)
+    let states = timeline.states();
+    let first = first_saved(states, MAX_FILE_BYTES as usize);
+    write_atomic_with(path, |out| write_save_to(out, &states[first..]))?;
+    Ok(first)
 }
 
 /// Replaces the save at `path` with `timeline` ([`write_save`]), but only where nothing, an
@@ -320,8 +298,9 @@ pub fn prepare_atomic(
         .tempfile_in(dir)
         .map_err(|e| io_error(without_temporary_path(e)))?;
     // Held until the rename: a file with this prefix that can be locked was left by a process
-    // that died while saving.
-    file.as_file().lock().map_err(io_error)?;
+    // that died while saving. Never waited for: a file just made is locked by nobody but
+    // someone who opened it to stall this write, and it is written all the same.
+    let _ = file.as_file().try_lock();
     if let Ok(meta) = std::fs::metadata(&target) {
         file.as_file()
             .set_permissions(meta.permissions())
@@ -442,8 +421,9 @@ pub(crate) fn directory_of(path: &Path) -> &Path {
 }
 
 /// Removes the temporary files (`{prefix}*.tmp` in `dir`) that earlier saves abandoned when
-/// their process was killed: those nobody holds a lock on. Best effort: a file in use, or one
-/// that cannot be removed, is left.
+/// their process was killed: regular files of this user's that nobody holds a lock on. Best
+/// effort, and never blocking: a file in use, anything else at such a name (a FIFO someone
+/// planted, another user's file), or one that cannot be removed, is left.
 fn remove_abandoned(dir: &Path, prefix: &str) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -455,7 +435,7 @@ fn remove_abandoned(dir: &Path, prefix: &str) {
             continue;
         }
         let path = entry.path();
-        if let Ok(file) = File::open(&path)
+        if let Some(file) = open_own_temporary(&path)
             && file.try_lock().is_ok()
         {
             let _ = std::fs::remove_file(&path);
@@ -508,6 +488,7 @@ mod tests {
     use crate::model::game::Game;
     use crate::model::random::seeded;
     use crate::model::rules::Rules;
+    use crate::text::render_save;
 
     /// Regression (hostile-user review): a save protected with `chmod a-w` was replaced, since
     /// renaming over a file needs only the directory's permission.
@@ -555,6 +536,15 @@ mod tests {
         );
     }
 
+    /// The save file of `timeline` within `limit` bytes, as `write_save` writes it, and how
+    /// many states it left out.
+    fn save_text(timeline: &Timeline, limit: usize) -> (String, usize) {
+        let first = first_saved(timeline.states(), limit);
+        let mut out = Vec::new();
+        write_save_to(&mut out, &timeline.states()[first..]).unwrap();
+        (String::from_utf8(out).unwrap(), first)
+    }
+
     #[test]
     /// Regression: a history read in a narrower format than power11 writes (or grown by the
     /// moves since) was saved past the read limit, replacing a save that read with one that
@@ -567,10 +557,10 @@ mod tests {
         }
         let timeline = game.timeline();
         let states = timeline.states();
-        let whole = render_save(&timeline);
-        assert_eq!(save_text(&timeline, whole.len()), (whole.clone(), 0));
+        let whole = render_save(timeline);
+        assert_eq!(save_text(timeline, whole.len()), (whole.clone(), 0));
         for limit in [whole.len() - 1, whole.len() / 2, 300, 200, 1] {
-            let (text, left_out) = save_text(&timeline, limit);
+            let (text, left_out) = save_text(timeline, limit);
             let kept = parse_save(&text).unwrap();
             assert_eq!(kept.states(), &states[left_out..], "limit {limit}");
             assert!(left_out > 0, "limit {limit}");
@@ -590,6 +580,45 @@ mod tests {
         assert_eq!((text, left_out), (render_save(&one), 0));
     }
 
+    /// The save's size is known before it is written: each state's length is its text's,
+    /// whatever its tiles and score (wide cells, negative scores), and no game keeps more
+    /// states than the smallest ones a save holds.
+    #[test]
+    fn a_state_s_length_is_known_without_drawing_it() {
+        use crate::model::board::Board;
+        use crate::text::{render_state, state_len, states_a_save_holds};
+        for (rows, score) in [
+            (vec![vec![2u64, 0, 0], vec![0; 3], vec![0; 3]], 0),
+            (
+                vec![vec![65536u64, 2, 0, 4], vec![0; 4], vec![0; 4], vec![0; 4]],
+                -12,
+            ),
+            (vec![vec![0u64; 8]; 8], i128::MAX),
+            (vec![vec![1024u64; 5]; 5], i128::MIN),
+            (vec![vec![0u64; 6]; 6], 9),
+            (vec![vec![0u64; 6]; 6], 10),
+        ] {
+            let state = crate::model::game::Snapshot {
+                board: Board::from_values(&rows).unwrap(),
+                score,
+            };
+            assert_eq!(state_len(&state), render_state(&state).len(), "{rows:?}");
+        }
+        for size in 3..=8 {
+            let empty = crate::model::game::Snapshot {
+                board: Board::empty(size).unwrap(),
+                score: 0,
+            };
+            let held = states_a_save_holds(size);
+            let bytes = (held * state_len(&empty) - 1) as u64;
+            assert!(bytes <= MAX_FILE_BYTES, "size {size}");
+            assert!(
+                bytes + state_len(&empty) as u64 > MAX_FILE_BYTES,
+                "size {size}"
+            );
+        }
+    }
+
     #[test]
     fn save_then_read_gives_the_same_states() {
         let dir = tempfile::tempdir().unwrap();
@@ -599,8 +628,8 @@ mod tests {
         for d in Direction::ALL.iter().cycle().take(12) {
             game.play(*d, &mut rng);
         }
-        write_save(&path, &game.timeline()).unwrap();
-        assert_eq!(read_save(&path).unwrap(), game.timeline());
+        write_save(&path, game.timeline()).unwrap();
+        assert_eq!(&read_save(&path).unwrap(), game.timeline());
         // No temporary file is left behind.
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }

@@ -15,7 +15,7 @@ const MAX_TABLE_BYTES: u64 = 1 << 31;
 
 /// Why a table file could not be used.
 #[derive(Debug, Error)]
-#[error("{}: {problem}", .path.display())]
+#[error("{}: {problem}", crate::files::shown(.path))]
 pub struct TableFileError {
     path: std::path::PathBuf,
     problem: String,
@@ -73,7 +73,7 @@ pub fn read_table(path: &Path, rules: &Rules) -> Result<Option<Solution>, TableF
                 ..fail(super::system_words(&e))
             });
         }
-        Err(BoundedReadError::NotRegular | BoundedReadError::TooLarge(_)) => {
+        Err(BoundedReadError::NotRegular(_) | BoundedReadError::TooLarge(_)) => {
             return Err(fail("not a solution table".to_string()));
         }
     };

@@ -9,6 +9,7 @@ use crate::model::rules::{Rules, Score};
 use crate::players::Solution;
 use crate::players::optimal::SolvedRules;
 use crate::session::Store;
+use crate::text::states_a_save_holds;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -40,7 +41,7 @@ impl Store for FileStore {
     type Error = FileError;
 
     fn location(&self) -> String {
-        self.save_path.display().to_string()
+        crate::files::shown(&self.save_path).clone()
     }
 
     fn save(&mut self, timeline: &Timeline) -> Result<usize, FileError> {
@@ -57,6 +58,10 @@ impl Store for FileStore {
 
     fn best(&self, rules: &Rules) -> Option<Score> {
         self.best.get(rules)
+    }
+
+    fn history_limit(&self, size: usize) -> usize {
+        states_a_save_holds(size)
     }
 
     fn table(&mut self, rules: &Rules) -> Option<Arc<Solution>> {

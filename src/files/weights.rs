@@ -4,6 +4,7 @@
 //! [`Network::from_bytes`]).
 
 use crate::files::bounded::{BoundedReadError, Expect, read_regular, read_stream};
+use crate::files::open::{OpenError, open_regular};
 use crate::files::save::{FileError, link_target, prepare_atomic, write_atomic};
 use crate::learning::ntuple::{
     CoherenceError, DEFAULT_LEVEL, Network, NetworkError, WEIGHTS_MAGIC, WeightUse,
@@ -35,11 +36,11 @@ const MAX_WEIGHT_BYTES: u64 = 1 << 30;
 #[derive(Debug, Error)]
 pub enum WeightsFileError {
     /// There is no file.
-    #[error("{}: no such weight file", .0.display())]
+    #[error("{}: no such weight file", crate::files::shown(&.0))]
     Missing(PathBuf),
     /// The file is a weight file cut short or changed since it was written (its checksum does
     /// not match): whatever it held is lost, and it is never replaced without the user's word.
-    #[error("{}: {problem}", .path.display())]
+    #[error("{}: {problem}", crate::files::shown(.path))]
     Damaged {
         /// The file.
         path: PathBuf,
@@ -48,7 +49,7 @@ pub enum WeightsFileError {
     },
     /// The file is a weight file of another format version (older or newer): a network someone
     /// trained that this power11 cannot read, so it is never replaced, even by `--restart`.
-    #[error("{}: {problem}", .path.display())]
+    #[error("{}: {problem}", crate::files::shown(.path))]
     OtherVersion {
         /// The file.
         path: PathBuf,
@@ -56,7 +57,7 @@ pub enum WeightsFileError {
         problem: String,
     },
     /// The file is there but is not a usable network.
-    #[error("{}: {problem}", .path.display())]
+    #[error("{}: {problem}", crate::files::shown(.path))]
     Unusable {
         /// The file.
         path: PathBuf,
@@ -97,7 +98,7 @@ fn read_weights_by(
                 WeightsFileError::Missing(path.to_path_buf())
             }
             BoundedReadError::Io(e) => fail(super::system_words(&e)),
-            BoundedReadError::NotRegular => fail("not a file".to_string()),
+            BoundedReadError::NotRegular(_) => fail("not a file".to_string()),
             BoundedReadError::TooLarge(_) => fail("too large to be a weight file".to_string()),
         })?;
     Network::from_bytes_for(&bytes, weight_use).map_err(|e| match e {
@@ -166,10 +167,10 @@ pub fn coherence_path(weights: &Path) -> PathBuf {
 #[derive(Debug, Error)]
 pub enum CoherenceFileError {
     /// There is no file (the network was trained without coherence, or before it was kept).
-    #[error("{} is not there", .0.display())]
+    #[error("{} is not there", crate::files::shown(&.0))]
     Missing(PathBuf),
     /// The file is there but not the sums of these weights.
-    #[error("{}: {source}", .path.display())]
+    #[error("{}: {source}", crate::files::shown(.path))]
     Unusable {
         /// The file.
         path: PathBuf,
@@ -192,12 +193,12 @@ pub fn read_coherence(
         path: path.clone(),
         source,
     };
-    let file = match std::fs::File::open(&path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+    let file = match open_regular(&path) {
+        Ok((file, _)) => file,
+        Err(OpenError::Io(e)) if e.kind() == io::ErrorKind::NotFound => {
             return Err(CoherenceFileError::Missing(path));
         }
-        Err(e) => return Err(unusable(e.into())),
+        Err(e) => return Err(unusable(e.into_io().into())),
     };
     let Some(checksum) = network.file_checksum() else {
         return Err(unusable(CoherenceError::NotFromFile));

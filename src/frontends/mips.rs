@@ -130,7 +130,7 @@ pub fn mips_session(seed: u64) -> Session<MemoryStore> {
             menu: MenuStyle::OneSize,
         },
         seeded(seed),
-        MemoryStore::new(),
+        MemoryStore::new().with_history_limit(crate::text::states_a_save_holds),
         AnyPlayer::Random(RandomPlayer),
     )
 }

@@ -16,6 +16,14 @@ fn saved_without(location: &str, left_out: usize) -> String {
     )
 }
 
+/// What the console and the full-screen mode say, once a game, when it first lets go of its
+/// oldest states to keep no more than a save holds.
+fn history_forgotten(kept: usize) -> String {
+    format!(
+        "This game now keeps only its last {kept} states, as many as a save can hold: undo no longer reaches its first moves."
+    )
+}
+
 /// What the console and the full-screen mode say when the best scores could not be written:
 /// once, as the session keeps them in memory from then on.
 fn best_not_saved(error: &dyn std::fmt::Display) -> String {

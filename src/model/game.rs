@@ -91,19 +91,24 @@ impl Timeline {
     }
 }
 
-/// A game in progress with full undo history.
+/// A game in progress with its undo history: every state since the start, or the newest
+/// [`Game::limit_history`] of them.
 ///
-/// Invariant: every history board has the current board's size; `rules.size()` is that size.
+/// Invariant: `states` is never empty, its last state is the current one, and every board in
+/// it has `rules.size()` as its size.
 #[derive(Clone, Debug)]
 pub struct Game {
     rules: Rules,
-    current: Snapshot,
-    /// Earlier states, oldest first; the last one is the state before the latest move.
-    history: Vec<Snapshot>,
+    /// The states kept, oldest first: those undo goes back to, then the current one.
+    states: Timeline,
     /// The player chose to keep playing past the goal.
     continued: bool,
     /// New tiles appear after a move (the rules' spawn); false while they are switched off.
     new_tiles: bool,
+    /// The most states kept (the current one included).
+    limit: usize,
+    /// How many of the oldest states were let go to stay within `limit`.
+    forgotten: usize,
 }
 
 impl Game {
@@ -115,27 +120,20 @@ impl Game {
 
     /// A game starting from `board` with score 0; the rules take the board's size.
     pub fn from_board(rules: Rules, board: Board) -> Game {
-        Game {
-            rules: rules.on(board.side()),
-            current: Snapshot { board, score: 0 },
-            history: Vec::new(),
-            continued: false,
-            new_tiles: true,
-        }
+        Game::from_timeline(rules, Timeline::new(Snapshot { board, score: 0 }))
     }
 
     /// Starts a game at the newest state of `timeline` (a board file), with the older states
     /// as its undo history. The rules take the boards' size. A board that already holds the
     /// goal is won: a keep-playing game offers to go on.
     pub fn from_timeline(rules: Rules, timeline: Timeline) -> Game {
-        let mut states = timeline.states;
-        let current = states.pop().expect("a timeline is never empty");
         Game {
-            rules: rules.on(current.board.side()),
-            current,
-            history: states,
+            rules: rules.on(timeline.current().board.side()),
+            states: timeline,
             continued: false,
             new_tiles: true,
+            limit: usize::MAX,
+            forgotten: 0,
         }
     }
 
@@ -149,11 +147,37 @@ impl Game {
         game
     }
 
-    /// Every state of the game so far, oldest first, the current one last.
-    pub fn timeline(&self) -> Timeline {
-        let mut states = self.history.clone();
-        states.push(self.current);
-        Timeline { states }
+    /// Keeps at most `states` states from now on (the current one and `states - 1` that undo
+    /// goes back to; at least the current one): the oldest are let go, so that a game of any
+    /// length holds a bounded memory. The program keeps what a save can hold, so undo never
+    /// reaches a state a save would leave out. States are let go a batch at a time (a 64th of
+    /// the limit), so that a move costs the same however long the game.
+    pub fn limit_history(&mut self, states: usize) {
+        self.limit = states.max(1);
+        self.trim();
+    }
+
+    /// How many of the oldest states were let go to keep within [`Game::limit_history`]
+    /// (0 for a game that kept every state).
+    pub fn forgotten(&self) -> usize {
+        self.forgotten
+    }
+
+    fn trim(&mut self) {
+        let kept = &mut self.states.states;
+        if kept.len() <= self.limit {
+            return;
+        }
+        let batch = (kept.len() - self.limit)
+            .max(self.limit / 64)
+            .min(kept.len() - 1);
+        kept.drain(..batch);
+        self.forgotten += batch;
+    }
+
+    /// Every state kept, oldest first, the current one last: what a save holds.
+    pub fn timeline(&self) -> &Timeline {
+        &self.states
     }
 
     /// The rules this game is played by.
@@ -162,15 +186,15 @@ impl Game {
     }
     /// The current board.
     pub fn board(&self) -> &Board {
-        &self.current.board
+        &self.states.current().board
     }
     /// The current score.
     pub fn score(&self) -> Score {
-        self.current.score
+        self.states.current().score
     }
     /// How many moves can be undone.
     pub fn undo_depth(&self) -> usize {
-        self.history.len()
+        self.states.states.len() - 1
     }
 
     /// Whether new tiles appear after a move (true unless switched off with
@@ -200,25 +224,26 @@ impl Game {
     /// Plays a move. A move that changes nothing leaves the board as it is (and, under move
     /// scoring, costs a point, which undo can give back).
     pub fn play<R: Rng + ?Sized>(&mut self, direction: Direction, rng: &mut R) -> Turn {
-        let before = self.current;
+        let before = *self.states.current();
+        let mut after = before;
         let turn = self
             .move_rules()
-            .apply_move(&mut self.current.board, direction, rng);
-        self.current.score = self.current.score.saturating_add(turn.score_delta);
-        if self.current != before {
-            self.history.push(before);
+            .apply_move(&mut after.board, direction, rng);
+        after.score = after.score.saturating_add(turn.score_delta);
+        if after != before {
+            self.states.states.push(after);
+            self.trim();
         }
         turn
     }
 
     /// Goes back one state; false if there is nothing to undo.
     pub fn undo(&mut self) -> bool {
-        match self.history.pop() {
-            Some(previous) => {
-                self.current = previous;
-                true
-            }
-            None => false,
+        if self.states.states.len() > 1 {
+            self.states.states.pop();
+            true
+        } else {
+            false
         }
     }
 
@@ -229,7 +254,7 @@ impl Game {
 
     /// Where the game stands now.
     pub fn status(&self) -> Status {
-        let board = &self.current.board;
+        let board = self.board();
         let reached = self.rules.goal_reached(board);
         if reached && !self.continued {
             Status::Won
@@ -367,6 +392,40 @@ mod tests {
         let restored = Game::from_timeline(Rules::power11(4).unwrap(), timeline.clone());
         assert_eq!(restored.timeline(), timeline);
         assert_eq!(restored.rules().size(), 5);
+    }
+
+    /// Regression (hostile users, round 3): the history grew without bound (4M moves held
+    /// 380 MB) where a save keeps a bounded number of states. It keeps at most its limit,
+    /// the newest states, and says how many it let go.
+    #[test]
+    fn the_history_keeps_at_most_its_limit_of_newest_states() {
+        let mut rng = seeded(4);
+        let start = board(&[&[2, 0, 0, 0], &[0; 4], &[0; 4], &[0; 4]]);
+        let rules = Rules::power11(4).unwrap().with_spawn(Spawn::None);
+        let mut game = Game::from_board(rules, start);
+        game.limit_history(128);
+        let mut boards = Vec::new();
+        for i in 0..1000 {
+            let direction = [Direction::Right, Direction::Left][i % 2];
+            game.play(direction, &mut rng);
+            boards.push(*game.board());
+            assert!(game.timeline().states().len() <= 128, "move {i}");
+        }
+        let kept = game.timeline().states().len();
+        assert_eq!(game.forgotten() + kept, 1001);
+        assert!(kept >= 128 - 2, "a batch is a 64th of the limit: {kept}");
+        // The newest states, in order, the current one last.
+        let newest: Vec<Board> = game.timeline().states().iter().map(|s| s.board).collect();
+        assert_eq!(newest, boards[1000 - kept..]);
+        // Undo goes back to the oldest state kept, and no further.
+        for _ in 1..kept {
+            assert!(game.undo());
+        }
+        assert!(!game.undo());
+        // A limit below one state keeps the current one.
+        game.limit_history(0);
+        assert_eq!(game.timeline().states().len(), 1);
+        assert_eq!(game.undo_depth(), 0);
     }
 
     #[test]

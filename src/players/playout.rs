@@ -11,6 +11,7 @@ use crate::model::packed::{MAX_PACKED_EXPONENT, on_fastest};
 use crate::model::rules::{Rules, Score, Spawn};
 use crate::players::Player;
 use rand::Rng;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How one headless game went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,11 +45,15 @@ struct Playout<'a, P, R: ?Sized> {
     player: &'a mut P,
     rng: &'a mut R,
     max_attempts: u64,
+    /// Set from outside: the game is given up before its next move.
+    stop: &'a AtomicBool,
     record: GameRecord,
 }
 
 enum Stop {
     Finished,
+    /// Given up: `stop` was set.
+    Stopped,
     /// The packed board is about to overflow: continue on the plain board.
     Unpack,
 }
@@ -62,11 +67,28 @@ pub fn play_game<P: Player, R: Rng + ?Sized>(
     rng: &mut R,
     max_attempts: u64,
 ) -> GameRecord {
+    let never = AtomicBool::new(false);
+    play_game_until(rules, start, player, rng, max_attempts, &never)
+        .expect("a game nobody stops ends by the rules")
+}
+
+/// [`play_game`], given up between two moves once `stop` is set (`None`): a run told to stop
+/// does not wait for a long game in flight. The same draws in the same order as `play_game`
+/// while it goes on.
+pub(crate) fn play_game_until<P: Player, R: Rng + ?Sized>(
+    rules: &Rules,
+    start: Board,
+    player: &mut P,
+    rng: &mut R,
+    max_attempts: u64,
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
     let playout = Playout {
         rules,
         player,
         rng,
         max_attempts,
+        stop,
         record: GameRecord {
             score: 0,
             max_exponent: start.max_exponent(),
@@ -84,21 +106,24 @@ pub fn play_game<P: Player, R: Rng + ?Sized>(
 }
 
 impl<P: Player, R: Rng + ?Sized> OnGrid for Playout<'_, P, R> {
-    type Output = GameRecord;
+    type Output = Option<GameRecord>;
 
-    fn run<G: Grid>(mut self, mut grid: G) -> GameRecord {
+    fn run<G: Grid>(mut self, mut grid: G) -> Option<GameRecord> {
         let max_exponent = match self.play(&mut grid) {
             Stop::Finished => grid.max_exponent(),
+            Stop::Stopped => return None,
             Stop::Unpack => {
                 let mut end = grid.to_board();
-                self.play(&mut end);
+                if let Stop::Stopped = self.play(&mut end) {
+                    return None;
+                }
                 end.max_exponent()
             }
         };
-        GameRecord {
+        Some(GameRecord {
             max_exponent,
             ..self.record
-        }
+        })
     }
 }
 
@@ -122,6 +147,9 @@ impl<P: Player, R: Rng + ?Sized> Playout<'_, P, R> {
             if self.record.attempts + attempts >= self.max_attempts {
                 self.record.cut_off = true;
                 break Stop::Finished;
+            }
+            if self.stop.load(Ordering::Relaxed) {
+                break Stop::Stopped;
             }
             let direction = self.player.choose(grid, rules, self.rng);
             let turn = rules.apply_move(grid, direction, self.rng);

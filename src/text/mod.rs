@@ -12,8 +12,9 @@ pub const MIN_CELL_WIDTH: usize = 4;
 pub(crate) use parse::lines_of;
 pub use parse::{ParseError, Problem, newest_first, parse_board_file, parse_save};
 pub use render::{
-    advice_line, cell_width, end_message, render_board, render_end_screen, render_game_screen,
-    render_menu, render_save, render_scored, render_state,
+    MAX_SAVE_BYTES, advice_line, cell_width, end_message, first_saved, render_board,
+    render_end_screen, render_game_screen, render_menu, render_save, render_scored, render_state,
+    state_len, states_a_save_holds, write_save_to,
 };
 
 /// `c` as it can be shown on a terminal: control characters in caret notation (`^[` for ESC,

@@ -67,6 +67,64 @@ pub fn render_state(state: &Snapshot) -> String {
     render_scored(state.score, None, &state.board)
 }
 
+/// The length in bytes of [`render_state`]`(state)`, known without drawing it: a save's size
+/// is known before it is written.
+pub fn state_len(state: &Snapshot) -> usize {
+    let n = state.board.size();
+    let row = 2 + n * cell_width(&state.board) + (n - 1) + 1;
+    let score = state.score;
+    let digits = usize::from(score < 0)
+        + score
+            .unsigned_abs()
+            .checked_ilog10()
+            .map_or(1, |d| d as usize + 1);
+    "Score: \n".len() + digits + (n + 2) * row
+}
+
+/// The largest save file: 256 MiB, well above any real game (a history of a million moves on
+/// 4x4 is about 150 MB). A save is read up to it, and written within it.
+pub const MAX_SAVE_BYTES: u64 = 256 << 20;
+
+/// The most states a save holds on `size` boards: as many of its smallest states (score 0,
+/// tiles of at most four digits) as [`MAX_SAVE_BYTES`] takes. A game keeps no more history
+/// than that in memory (`Game::limit_history`): undo never reaches a state no save could hold.
+pub fn states_a_save_holds(size: usize) -> usize {
+    let n = size;
+    let smallest = "Score: 0\n".len() + (n + 2) * (2 + n * MIN_CELL_WIDTH + (n - 1) + 1);
+    // The last state has no newline after it.
+    ((MAX_SAVE_BYTES + 1) / smallest as u64) as usize
+}
+
+/// Where the newest states of `states` that fit in a save of `limit` bytes start (the current
+/// state is kept whatever its size): a save of a history too long for the file leaves out its
+/// oldest states.
+pub fn first_saved(states: &[Snapshot], limit: usize) -> usize {
+    // The last state has no newline after it.
+    let mut total = 0usize;
+    let mut first = states.len();
+    for (i, state) in states.iter().enumerate().rev() {
+        total += state_len(state);
+        if total > limit + 1 && i + 1 < states.len() {
+            break;
+        }
+        first = i;
+    }
+    first
+}
+
+/// Writes the save file of `states` (oldest first) to `out`, as [`render_save`] draws it, a
+/// state at a time: a save of the longest history holds no second copy of it in memory.
+pub fn write_save_to(out: &mut dyn std::io::Write, states: &[Snapshot]) -> std::io::Result<()> {
+    for (i, state) in states.iter().enumerate() {
+        let mut text = render_state(state);
+        if i + 1 == states.len() {
+            text.pop();
+        }
+        out.write_all(text.as_bytes())?;
+    }
+    Ok(())
+}
+
 /// The whole save file for `timeline`, as the other Power-11 programs write it: the game's start
 /// first, the current state last, and no newline after the last row (one of them reads a
 /// final newline as the start of another state).

@@ -543,7 +543,7 @@ fn checkpoint(
         seconds: now.seconds - recorded.seconds,
     });
     if let Some(weight) = network.first_non_finite() {
-        let out = config.out.display().to_string();
+        let out = crate::files::shown(&config.out).clone();
         return Err(TrainError::Diverged(weight, out));
     }
     write_weights(&config.out, network, last.rate).map_err(TrainError::File)?;

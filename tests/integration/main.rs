@@ -13,6 +13,7 @@ mod learned;
 mod library;
 mod mips;
 mod optimal;
+mod planted;
 mod players;
 mod properties;
 mod release;

@@ -167,9 +167,9 @@ proptest! {
             game.play(Direction::ALL[m], &mut rng);
         }
         let timeline = game.timeline();
-        let text = power11::text::render_save(&timeline);
+        let text = power11::text::render_save(timeline);
         let read = power11::text::parse_save(&text);
-        prop_assert_eq!(read.as_ref(), Ok(&timeline), "{}", text);
+        prop_assert_eq!(read.as_ref(), Ok(timeline), "{}", text);
         let resumed = power11::Game::from_timeline(rules, read.unwrap());
         prop_assert_eq!(resumed.score(), game.score());
         prop_assert_eq!(resumed.board(), game.board());

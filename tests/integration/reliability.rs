@@ -375,7 +375,7 @@ fn a_best_score_that_cannot_be_saved_is_said_once() {
     assert!(
         stdout.contains("data/best-scores.txt: cannot take its lock ")
             && stdout.contains(
-                "data/.best-scores.lock: is a directory; best scores are kept for this session only."
+                "data/.best-scores.lock: a directory, not a regular file; best scores are kept for this session only."
             ),
         "{stdout}"
     );

@@ -555,6 +555,10 @@ fn ctrl_z_suspends_and_fg_resumes() {
         .args(["-qec", "bash --norc --noprofile -i", "/dev/null"])
         .current_dir(run.dir.path())
         .env("PS1", "$ ")
+        // The shell's history and anything else it keeps go to the test's folder, never to
+        // the user's home (regression: `cargo test` added lines to ~/.bash_history).
+        .env("HOME", run.path("home"))
+        .env("HISTFILE", run.path("bash_history"))
         .env("POWER11_DATA_DIR", run.path("data"));
     let (mut child, screen, reader) = in_pseudo_terminal(&mut command);
     let mut stdin = child.stdin.take().unwrap();
@@ -616,6 +620,8 @@ fn ctrl_z_suspends_and_fg_resumes() {
         run.path("power11.saved").exists(),
         "the game went on after fg"
     );
+    let history = std::fs::read_to_string(run.path("bash_history")).unwrap();
+    assert!(history.contains("fg\n"), "{history}");
 }
 
 #[test]

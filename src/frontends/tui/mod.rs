@@ -391,6 +391,7 @@ fn report<S: Store>(session: &mut Session<S>, ui: &mut Ui, command: Command) {
             Event::NoSavedGame => format!("No saved game to resume: {location} does not exist."),
             Event::ResumeFailed(e) => format!("Cannot resume: {e}"),
             Event::BestNotSaved(e) => super::best_not_saved(&e),
+            Event::HistoryForgotten { kept } => super::history_forgotten(kept),
             Event::NewTiles { on: false } => {
                 "New tiles off: moves place no tile until t again.".to_string()
             }
