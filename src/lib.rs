@@ -24,6 +24,10 @@
 //! assert!(game.score() != 0);
 //! ```
 
+// Tests read better with the long functions they have; the code they test keeps to clippy's
+// length.
+#![cfg_attr(test, allow(clippy::too_many_lines))]
+
 // The core library, bottom up: the model, then learning, players, the session, the text format.
 pub mod learning;
 mod model;
@@ -45,18 +49,27 @@ pub mod fuzzing;
 #[cfg(feature = "cli")]
 pub mod train;
 
-/// Computer players and the learned network, at the paths of earlier versions
-/// (`power11::ai::Expectimax`, `power11::ai::ntuple`, `power11::ai::td`): [`players`] and
-/// [`learning`].
+/// Computer players and the learned network at the paths of versions before 0.6.0
+/// (`power11::ai::Expectimax`, `power11::ai::ntuple`): [`players`] and [`learning`] are
+/// their one documented home; these stay for programs written against those versions.
+#[doc(hidden)]
 pub mod ai {
+    pub use crate::learning::ntuple::{
+        CoherenceError, Network, NetworkError, Stages, TupleSet, WeightUse,
+    };
     pub use crate::learning::{ntuple, td};
     pub use crate::players::*;
 }
+// The program's modules at the paths of versions before 0.6.0 (`power11::save`): `files` and
+// `frontends` are their one documented home.
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub use files::solutions as tables;
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub use files::{best, save, store, weights};
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub use frontends::{autoplay, console, mips, tui};
 pub use model::random;
 

@@ -13,7 +13,7 @@
 //! probability 0.1), so the two engines play the very same games and the benchmark compares
 //! engines, not games. [`check_same_games`] asserts that before anything is timed.
 
-use power11::ai::RandomPlayer;
+use power11::players::RandomPlayer;
 use power11::random::{GameRng, below, chance, seeded};
 use power11::{Board, Rules, play_game};
 use std::hint::black_box;

@@ -1,13 +1,17 @@
-//! The command line's clap definition: `Cli`, its commands and their arguments, and the
-//! parsers of their values. Every command and its completions and manual page read this one
+//! The command line's clap definition: `Cli`, its commands and their arguments (the parsers of
+//! their values are in `values`). Every command and its completions and manual page read this one
 //! definition.
 
+use super::values::{
+    Goal, MAX_DELAY_MS, Offered, named, parse_count, parse_fill, parse_goal, parse_index,
+    parse_initial_value, parse_lambda, parse_minutes, parse_rate, parse_seed, parse_share,
+    parse_stages, parse_step, parse_tile, whole,
+};
+use crate::learning::ntuple::{Stages, TupleSet};
 use crate::model::named::Named;
 use crate::model::rules::{Rules, Scoring, Spawn, Variant};
 use crate::model::size::Size;
-use crate::players::{MAX_BUDGET_MS, MAX_FIXED_DEPTH, PlayerKind, Stages, TupleSet};
-use crate::train::{MAX_INITIAL_VALUE, MIN_RATE};
-use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use crate::players::{MAX_BUDGET_MS, MAX_FIXED_DEPTH, PlayerKind};
 use clap::{ArgGroup, Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -186,69 +190,6 @@ pub(super) struct CompactArgs {
     pub(super) level: i32,
 }
 
-/// A whole number from `low` to `high` as a `value_parser`, refused with what it should be
-/// (`what`) and both ends: clap's own range message reads `0 is not in 1..=8`, and Rust's
-/// parse errors `invalid digit found in string`.
-fn whole<T: TryFrom<u64>>(
-    what: &'static str,
-    low: u64,
-    high: u64,
-) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
-    move |text: &str| {
-        text.parse::<u64>()
-            .ok()
-            .filter(|n| (low..=high).contains(n))
-            .and_then(|n| T::try_from(n).ok())
-            .ok_or_else(|| format!("'{text}' is not {what} (a whole number from {low} to {high})"))
-    }
-}
-
-/// The longest `--delay` between autoplay moves: an hour.
-const MAX_DELAY_MS: u64 = 3_600_000;
-
-/// A count of games or moves: a whole number from 1 (clap's own range message reads
-/// `1..18446744073709551615`, which looks like a range that excludes its end).
-fn parse_count(text: &str) -> Result<u64, String> {
-    match text.parse::<u64>() {
-        Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!(
-            "'{text}' is not a count (a whole number from 1 to 18446744073709551615)"
-        )),
-    }
-}
-
-/// An index of a game in a run: a whole number from 0 (the standard parser's message,
-/// "invalid digit found in string", says nothing of what is wanted).
-fn parse_index(text: &str) -> Result<u64, String> {
-    text.parse::<u64>().map_err(|_| {
-        format!("'{text}' is not a game's index (a whole number from 0 to 18446744073709551615)")
-    })
-}
-
-/// A share of weights kept: above 0 (none kept is a network of zeros), at most 1.
-fn parse_share(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(v) if v > 0.0 && v <= 1.0 => Ok(v),
-        _ => Err(format!(
-            "a share is a number above 0, at most 1, not '{text}'"
-        )),
-    }
-}
-
-/// A grain for `compact --step`: 0 (none) or a power of two from 1/1024 to 1024. A power of
-/// two keeps every weight exact in f16 and its low bits zero, which is what makes the file
-/// smaller: a grain of 48 made the shipped network's candidate larger than one of 32.
-fn parse_step(text: &str) -> Result<f64, String> {
-    let power_of_two = |v: f64| (-10..=10).any(|k| v.to_bits() == 2f64.powi(k).to_bits());
-    match text.parse::<f64>() {
-        Ok(0.0) => Ok(0.0),
-        Ok(v) if power_of_two(v) => Ok(v),
-        _ => Err(format!(
-            "a step is 0 (none) or a power of two from 2^-10 (0.0009765625) to 1024, e.g. 0.5, 1, 2, 32; not '{text}'"
-        )),
-    }
-}
-
 #[derive(Args, Debug)]
 pub(super) struct CompletionsArgs {
     /// The shell, in any case.
@@ -379,85 +320,6 @@ pub(super) struct TrainArgs {
     pub(super) end_at: Option<u8>,
 }
 
-/// A tile value from 8 (the smallest a game makes rather than places) to 2^15 (the largest a
-/// 4x4 network's stages split at), as its exponent.
-fn parse_tile(text: &str) -> Result<u8, String> {
-    match text.trim().parse::<u64>() {
-        Ok(value) if value.is_power_of_two() && (8..=1 << 15).contains(&value) => {
-            Ok(value.trailing_zeros() as u8)
-        }
-        _ => Err(format!(
-            "'{text}' is not a tile (a power of two from 8 to 32768)"
-        )),
-    }
-}
-
-fn parse_minutes(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(m) if (0.0001..=525_600.0).contains(&m) => Ok(m),
-        _ => Err(format!(
-            "'{text}' is not a number of minutes (from 0.0001, at most a year)"
-        )),
-    }
-}
-
-fn parse_lambda(text: &str) -> Result<f32, String> {
-    match text.parse::<f32>() {
-        Ok(l) if (0.0..=1.0).contains(&l) => Ok(l),
-        _ => Err(format!("'{text}' is not a λ (from 0 to 1)")),
-    }
-}
-
-fn parse_rate(text: &str) -> Result<f32, String> {
-    match text.parse::<f32>() {
-        Ok(a) if (MIN_RATE..=0.25).contains(&a) => Ok(a),
-        _ => Err(format!(
-            "'{text}' is not a learning rate (from 0.000001 to 0.25)"
-        )),
-    }
-}
-
-fn parse_initial_value(text: &str) -> Result<f32, String> {
-    match text.parse::<f32>() {
-        Ok(v) if (0.0..=MAX_INITIAL_VALUE).contains(&v) => Ok(v),
-        _ => Err(format!(
-            "'{text}' is not an initial value (a score from 0 to {MAX_INITIAL_VALUE})"
-        )),
-    }
-}
-
-fn parse_stages(text: &str) -> Result<Stages, String> {
-    if text.eq_ignore_ascii_case("none") {
-        return Ok(Stages::single());
-    }
-    let exponents = text
-        .split(',')
-        .map(|tile| {
-            let value: u64 = tile
-                .trim()
-                .parse()
-                .map_err(|_| format!("'{tile}' is not a tile"))?;
-            if value < 2 || !value.is_power_of_two() {
-                return Err(format!(
-                    "'{tile}' is not a tile (a power of two from 4 to 32768)"
-                ));
-            }
-            // Every board holds a 2 or more: a stage below a split at 2 would never be used,
-            // yet trained, kept in memory and written.
-            if value == 2 {
-                return Err(
-                    "a split at 2 leaves the first stage unused: splits are tiles from 4"
-                        .to_string(),
-                );
-            }
-            Ok(value.trailing_zeros() as u8)
-        })
-        .collect::<Result<Vec<u8>, String>>()?;
-    Stages::split_at(&exponents).map_err(|_| {
-        "stage splits are increasing tiles from 4 to 32768, at most 3 of them".to_string()
-    })
-}
-
 #[derive(Subcommand, Debug)]
 pub(super) enum BenchCommand {
     /// Add up the --json reports of parts of one run (--first-game) into the report of the
@@ -586,66 +448,6 @@ pub(super) struct RulesArgs {
     pub(super) fill: Option<f64>,
 }
 
-/// Any word, with `names` offered to shell completion and listed in the help: for values
-/// checked later, where a wrong one gets a message of its own (`completions`' shells, any
-/// case; `man`'s pages, which may come as several words).
-#[derive(Clone)]
-struct Offered(&'static [&'static str]);
-
-impl TypedValueParser for Offered {
-    type Value = String;
-
-    fn parse_ref(
-        &self,
-        cmd: &clap::Command,
-        arg: Option<&clap::Arg>,
-        value: &std::ffi::OsStr,
-    ) -> Result<String, clap::Error> {
-        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
-    }
-
-    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        Some(Box::new(
-            self.0.iter().map(|&name| PossibleValue::new(name)),
-        ))
-    }
-}
-
-/// The parser of a [`Named`] option: its names are the possible values, each with its help.
-fn named<T: Named + Send + Sync>() -> impl TypedValueParser<Value = T> {
-    let values = T::ALL
-        .iter()
-        .map(|value| PossibleValue::new(value.name()).help(value.about()));
-    PossibleValuesParser::new(values)
-        .map(|name| T::from_name(&name).expect("clap accepts only the listed names"))
-}
-
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Goal(pub(super) Option<u64>);
-
-fn parse_goal(text: &str) -> Result<Goal, String> {
-    if text.eq_ignore_ascii_case("none") {
-        return Ok(Goal(None));
-    }
-    let value: u64 = text
-        .parse()
-        .map_err(|_| format!("'{text}' is not a number or 'none'"))?;
-    Rules::classic()
-        .with_goal(Some(value))
-        .map(|_| Goal(Some(value)))
-        .map_err(|e| e.to_string())
-}
-
-fn parse_fill(text: &str) -> Result<f64, String> {
-    let p: f64 = text
-        .parse()
-        .map_err(|_| format!("'{text}' is not a number"))?;
-    Rules::edge()
-        .with_fill(p)
-        .map(|_| p)
-        .map_err(|e| e.to_string())
-}
-
 impl RulesArgs {
     pub(super) fn rules(&self) -> anyhow::Result<Rules> {
         let mut rules = Rules::preset(self.variant);
@@ -666,13 +468,6 @@ impl RulesArgs {
         }
         Ok(rules)
     }
-}
-
-/// A `--seed`: any 64-bit unsigned number, said so when the text is not one.
-fn parse_seed(text: &str) -> Result<u64, String> {
-    text.trim()
-        .parse()
-        .map_err(|_| format!("a seed is a whole number from 0 to {} (2^64-1)", u64::MAX))
 }
 
 /// The line interfaces (`--interface`).

@@ -1,12 +1,12 @@
 //! `power11 bench` and `power11 bench merge`: headless runs and the sum of their reports.
 
 use super::args::{BenchArgs, BenchCommand, MergeArgs};
-use super::player::{Loading, player_for};
-use super::{StandardOutput, UsageError, check_out_directory};
+use super::player::{Boards, Loading, PlayerSetup, player_for};
+use super::{StandardOutput, UsageError};
 use crate::bench::{self, BenchConfig};
-use crate::files::pictures::{check_svg_target, write_svg};
+use crate::files::outputs::check_plot;
+use crate::files::pictures::write_svg;
 use crate::model::named::Named;
-use crate::model::random::os_seed;
 use crate::players::playout::default_attempt_limit;
 use anyhow::Context;
 use std::io::{self, IsTerminal, Write};
@@ -27,19 +27,18 @@ pub(super) fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
         );
         return Err(UsageError(message).into());
     }
-    let jobs = match args.jobs {
-        Some(j) => j as usize,
-        None => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
-    };
-    let (player, network) = player_for(
+    let jobs = args
+        .jobs
+        .map_or_else(crate::learning::cores, |j| j as usize);
+    let (player, network) = player_for(&PlayerSetup {
         kind,
-        args.depth,
-        args.ms_per_move,
-        &rules,
-        args.weights.as_deref(),
-        false,
-        Loading::Now,
-    )?;
+        depth: args.depth,
+        ms_per_move: args.ms_per_move,
+        rules: &rules,
+        weights: args.weights.as_deref(),
+        boards: Boards::Rules,
+        loading: Loading::Now,
+    })?;
     let config = BenchConfig {
         rules,
         player,
@@ -49,7 +48,7 @@ pub(super) fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
         first_game: args.first_game,
         games: args.games,
         jobs,
-        seed: args.seed.unwrap_or_else(os_seed),
+        seed: args.seed.unwrap_or_else(super::os_seed),
         max_attempts: args
             .max_moves
             .unwrap_or_else(|| default_attempt_limit(&rules)),
@@ -117,35 +116,6 @@ fn draw_report(report: &bench::BenchReport, plot: Option<&Path>) -> anyhow::Resu
     let svg = bench::plot::bench_chart(report)
         .map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", crate::files::shown(path)))?;
     write_svg(path, &svg)?;
-    Ok(())
-}
-
-/// Whether `--plot` can be drawn at the end of a run, checked before it (else exit 2): a file
-/// (not `-`, which elsewhere means a standard stream) whose name does not promise another
-/// format, in a directory that takes a new file, and nothing there or a picture.
-pub(super) fn check_plot(plot: Option<&Path>) -> anyhow::Result<()> {
-    if let Some(path) = plot {
-        if path == Path::new("-") {
-            return Err(UsageError(
-                "--plot -: a picture goes to a file (standard output holds the report); name one, e.g. --plot bench.svg"
-                    .to_string(),
-            )
-            .into());
-        }
-        // `--plot curve.png` would get an SVG document under a PNG's name.
-        if let Some(extension) = path.extension()
-            && !extension.eq_ignore_ascii_case("svg")
-        {
-            let message = format!(
-                "cannot use --plot {}: power11 draws SVG pictures; name the file .svg ({})",
-                crate::files::shown(path),
-                crate::files::shown(&path.with_extension("svg"))
-            );
-            return Err(UsageError(message).into());
-        }
-        check_out_directory(path, "--plot")?;
-        check_svg_target(path).map_err(|e| UsageError(e.to_string()))?;
-    }
     Ok(())
 }
 

@@ -1,7 +1,8 @@
 //! `power11 compact`: a smaller copy of a weight file (the shipped network is made so).
 
+use super::UsageError;
 use super::args::CompactArgs;
-use super::{UsageError, check_out_directory, refuse_out_not_regular};
+use crate::files::outputs::{check_out_directory, refuse_out_existing, refuse_out_not_regular};
 use crate::files::weights::{read_named_weights, write_network_at};
 use crate::learning::ntuple::Compaction;
 use crate::learning::ntuple::WeightUse;
@@ -13,12 +14,7 @@ use std::io::Write;
 pub(super) fn run_compact(args: &CompactArgs) -> anyhow::Result<()> {
     let shown = crate::files::shown(&args.out);
     refuse_out_not_regular(&args.out, "the network")?;
-    if std::fs::symlink_metadata(&args.out).is_ok() {
-        return Err(UsageError(format!(
-            "--out {shown} already exists; it is left alone (remove it, or choose another --out)"
-        ))
-        .into());
-    }
+    refuse_out_existing(&args.out)?;
     check_out_directory(&args.out, "--out")?;
     let network = read_named_weights(&args.weights, WeightUse::Play)
         .map_err(|e| UsageError(e.to_string()))?;

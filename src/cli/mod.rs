@@ -10,14 +10,15 @@ mod manual;
 mod play;
 mod player;
 mod solve;
+mod tables;
 mod train;
+mod values;
 
-use crate::files::save::link_target;
+use crate::files::outputs::OutputError;
 use args::{Cli, Command, Interface};
 use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches};
 use std::io::{self, Write};
-use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -52,7 +53,8 @@ pub fn main() -> ExitCode {
             ExitCode::from(u8::try_from(128 + signal).unwrap_or(1))
         }
         Err(e) => {
-            let code = if e.downcast_ref::<UsageError>().is_some() {
+            let refused = matches!(e.downcast_ref(), Some(OutputError::Refused(_)));
+            let code = if refused || e.downcast_ref::<UsageError>().is_some() {
                 2
             } else {
                 1
@@ -115,6 +117,23 @@ pub(super) fn stop_on_signals(who: &'static str, kept: String) -> anyhow::Result
             std::process::exit(128 + signal);
         })?;
     Ok(stop)
+}
+
+/// A seed from the operating system's randomness, for games and runs started without
+/// `--seed`. Where the system refuses (early boot, a sandbox), the standard library's own
+/// per-process hash keys and the clock, mixed, still differ from run to run.
+pub(super) fn os_seed() -> u64 {
+    use rand::TryRng;
+    use std::hash::{BuildHasher, Hasher};
+    rand::rngs::SysRng.try_next_u64().unwrap_or_else(|_| {
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        hasher.finish()
+    })
 }
 
 /// clap's error, with a tip where two arguments that cannot go together most likely mean one
@@ -231,74 +250,4 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
         None if cli.interface == Interface::Mips => play::run_mips(cli),
         None => play::run_play(cli),
     }
-}
-
-/// Refuses (exit 2) an `--out` that is there and is not a regular file (a device, a
-/// directory): it is nothing to remove or replace, so it gets its own advice, to name a new file
-/// for `what` (`the network`, `the table`).
-fn refuse_out_not_regular(out: &Path, what: &str) -> anyhow::Result<()> {
-    if std::fs::metadata(out).is_ok_and(|meta| !meta.is_file()) {
-        return Err(UsageError(format!(
-            "--out {} is not a regular file: name a new file to write {what} to",
-            crate::files::shown(out)
-        ))
-        .into());
-    }
-    Ok(())
-}
-
-/// An `--out` file's directory must be there, and take a file, before the work whose end writes
-/// it: power11 makes its own data directory, but a directory the user names that does not exist
-/// is most likely a typo, and making it would hide the file where they will not look. Through a
-/// link, the directory of the file it names.
-fn check_out_directory(out: &Path, flag: &str) -> anyhow::Result<()> {
-    check_out_directory_is_there(out, flag)?;
-    check_out_writable(out, flag)
-}
-
-/// The second half of [`check_out_directory`]: the directory takes the temporary file the
-/// output is written through.
-fn check_out_writable(out: &Path, flag: &str) -> anyhow::Result<()> {
-    crate::files::save::check_writable_beside(out, false).map_err(|reason| {
-        UsageError(format!(
-            "cannot write {flag} {}: {}",
-            crate::files::shown(out),
-            crate::files::system_words(&reason)
-        ))
-    })?;
-    Ok(())
-}
-
-/// The first half of [`check_out_directory`]: the directory is there.
-fn check_out_directory_is_there(out: &Path, flag: &str) -> anyhow::Result<()> {
-    // `sub/` names a directory: the file's name would be `sub`, and a rename onto `sub/` fails
-    // at the end of the work, not before it.
-    if out
-        .as_os_str()
-        .to_string_lossy()
-        .ends_with(std::path::is_separator)
-    {
-        let message = format!(
-            "cannot use {flag} {}: it names a directory (it ends with a '/'), not a file",
-            crate::files::shown(out)
-        );
-        return Err(UsageError(message).into());
-    }
-    let target = link_target(out);
-    let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) else {
-        return Ok(());
-    };
-    let problem = match std::fs::metadata(dir) {
-        Ok(meta) if meta.is_dir() => return Ok(()),
-        Ok(_) => format!("{} is not a directory", crate::files::shown(dir)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            format!("there is no directory {}", crate::files::shown(dir))
-        }
-        Err(e) => format!("{}: {e}", crate::files::shown(dir)),
-    };
-    Err(UsageError(format!(
-        "cannot use {flag} {}: {problem}",
-        crate::files::shown(out)
-    ))
-    .into())
 }

@@ -1,8 +1,10 @@
 //! `power11` without a command: a game by hand (line console, full screen, the MIPS
 //! interface) or the computer's (`--autoplay`).
 
-use super::args::{Cli, Goal};
-use super::player::{Loading, Notes, player_for};
+use super::args::Cli;
+use super::os_seed;
+use super::player::{Boards, Loading, Notes, PlayerSetup, player_for};
+use super::values::Goal;
 use super::{StandardOutput, UsageError};
 use crate::files::best::{BestScores, data_dir};
 use crate::files::save::{SAVE_FILE, read_board_file};
@@ -12,10 +14,10 @@ use crate::frontends::mips::{Mips, mips_session};
 use crate::frontends::tui::{self, ColorMode};
 use crate::model::game::Timeline;
 use crate::model::named::Named;
-use crate::model::random::{os_seed, seeded};
+use crate::model::random::seeded;
 use crate::model::rules::{Rules, Variant};
 use crate::players::playout::default_attempt_limit;
-use crate::players::{PlayerKind, SearchConfig};
+use crate::players::{AnyPlayer, PlayerKind, SearchConfig};
 use crate::session::{MemoryStore, MenuStyle, Session, Settings};
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
@@ -25,8 +27,7 @@ use std::time::Duration;
 /// rules, board and player the arguments give.
 pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
     let rules = cli.rules.rules()?;
-    let seed = cli.seed.unwrap_or_else(os_seed);
-    let rng = seeded(seed);
+    let rng = seeded(cli.seed.unwrap_or_else(os_seed));
     let first_game = first_game(cli)?;
     if cli.tui {
         check_terminal()?;
@@ -36,77 +37,8 @@ pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
     } else {
         MenuStyle::OneSize
     };
+    let (player, advisor) = players(cli, &rules, menu, first_game.as_ref())?;
     let settings = Settings { rules, menu };
-    // A game by hand may be played on 5x5 from the menu, or at a board file's size; the
-    // learned player then hands other sizes to the hand-tuned search. Autoplay plays the rules
-    // given (or the board file's size), which must suit it.
-    let any_size = cli.autoplay.is_none() && (menu == MenuStyle::EasyHard || first_game.is_some());
-    let named = cli.autoplay.flatten().or(cli.player);
-    if let (Some(PlayerKind::Learned), Some(timeline)) = (cli.autoplay.flatten(), &first_game)
-        && timeline.size() != 4
-    {
-        let n = timeline.size();
-        let message = format!(
-            "the learned player plays 4x4 boards (classic, Power-11 Hard); {} holds a {n}x{n} board",
-            cli.board
-                .as_deref()
-                .map_or(String::new(), |p| crate::files::shown(p).clone())
-        );
-        return Err(UsageError(message).into());
-    }
-    // Unnamed, the player suits the boards this session can play: a menu may offer 4x4 and
-    // 5x5, autoplay plays the board file's size or the rules'.
-    let sizes = match (&first_game, any_size) {
-        (_, true) => vec![4, 5],
-        (Some(timeline), false) => vec![timeline.size()],
-        (None, false) => vec![rules.size()],
-    };
-    let tuned = SearchConfig {
-        depth: cli.depth,
-        time_budget: cli.ms_per_move.map(Duration::from_millis),
-        ..Default::default()
-    };
-    let kind = named.unwrap_or_else(|| PlayerKind::default_for(&sizes, &tuned));
-    if named.is_none() && cli.weights.is_some() && kind != PlayerKind::Learned {
-        return Err(UsageError(format!(
-            "--weights is the learned player's network, but with these rules and flags the player is the {} one (the learned player plays 4x4 boards, without --ms-per-move and at most --depth 4; name it with --player learned)",
-            kind.name()
-        ))
-        .into());
-    }
-    // A board file decides the size its game is played at, whatever the variant's.
-    let board_rules = first_game
-        .as_ref()
-        .map_or(rules, |timeline| rules.on(timeline.current().board.side()));
-    let notes = if cli.tui { Notes::Kept } else { Notes::Stderr };
-    let (player, _) = player_for(
-        kind,
-        cli.depth,
-        cli.ms_per_move,
-        &board_rules,
-        cli.weights.as_deref(),
-        any_size,
-        Loading::WhenNeeded(notes),
-    )?;
-    // Advice comes from the player, or where it does not search, from the player that plays
-    // when none is named.
-    let advisor = match kind {
-        _ if cli.autoplay.is_some() => None,
-        PlayerKind::Random | PlayerKind::Optimal => {
-            let default = PlayerKind::default_for(&sizes, &SearchConfig::default());
-            let (advisor, _) = player_for(
-                default,
-                None,
-                None,
-                &board_rules,
-                None,
-                true,
-                Loading::WhenNeeded(notes),
-            )?;
-            Some(advisor)
-        }
-        PlayerKind::Expectimax | PlayerKind::Learned => None,
-    };
     let mut out = io::BufWriter::new(StandardOutput::lock());
     if cli.autoplay.is_some() {
         let store = MemoryStore::new().with_history_limit(crate::text::states_a_save_holds);
@@ -126,8 +58,7 @@ pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
             limit,
         )?);
     }
-    let best = best_scores();
-    let store = FileStore::new(PathBuf::from(SAVE_FILE), best, data_dir());
+    let store = FileStore::new(PathBuf::from(SAVE_FILE), best_scores(), data_dir());
     let mut session = Session::new(settings, rng, store, player);
     if let Some(advisor) = advisor {
         session = session.with_advisor(advisor);
@@ -151,6 +82,85 @@ pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
     let stdin = io::stdin();
     Console::new(session, stdin.lock(), &mut out).run()?;
     Ok(())
+}
+
+/// The player of a game (`--player`, `--autoplay`'s, else the one that suits its boards) and,
+/// for a game by hand whose player does not search, the advisor (the player that plays when
+/// none is named).
+fn players(
+    cli: &Cli,
+    rules: &Rules,
+    menu: MenuStyle,
+    first_game: Option<&Timeline>,
+) -> anyhow::Result<(AnyPlayer, Option<AnyPlayer>)> {
+    // A game by hand may be played on 5x5 from the menu, or at a board file's size; the
+    // learned player then hands other sizes to the hand-tuned search. Autoplay plays the rules
+    // given (or the board file's size), which must suit it.
+    let any_size = cli.autoplay.is_none() && (menu == MenuStyle::EasyHard || first_game.is_some());
+    let named = cli.autoplay.flatten().or(cli.player);
+    if let (Some(PlayerKind::Learned), Some(timeline)) = (cli.autoplay.flatten(), first_game)
+        && timeline.size() != 4
+    {
+        let n = timeline.size();
+        let message = format!(
+            "the learned player plays 4x4 boards (classic, Power-11 Hard); {} holds a {n}x{n} board",
+            cli.board.as_deref().map_or(String::new(), crate::files::shown)
+        );
+        return Err(UsageError(message).into());
+    }
+    // Unnamed, the player suits the boards this session can play: a menu may offer 4x4 and
+    // 5x5, autoplay plays the board file's size or the rules'.
+    let sizes = match (first_game, any_size) {
+        (_, true) => vec![4, 5],
+        (Some(timeline), false) => vec![timeline.size()],
+        (None, false) => vec![rules.size()],
+    };
+    let tuned = SearchConfig {
+        depth: cli.depth,
+        time_budget: cli.ms_per_move.map(Duration::from_millis),
+        ..Default::default()
+    };
+    let kind = named.unwrap_or_else(|| PlayerKind::default_for(&sizes, &tuned));
+    if named.is_none() && cli.weights.is_some() && kind != PlayerKind::Learned {
+        return Err(UsageError(format!(
+            "--weights is the learned player's network, but with these rules and flags the player is the {} one (the learned player plays 4x4 boards, without --ms-per-move and at most --depth 4; name it with --player learned)",
+            kind.name()
+        ))
+        .into());
+    }
+    // A board file decides the size its game is played at, whatever the variant's.
+    let board_rules = first_game.map_or(*rules, |timeline| {
+        rules.on(timeline.current().board.side())
+    });
+    let notes = if cli.tui { Notes::Kept } else { Notes::Stderr };
+    let setup = PlayerSetup {
+        kind,
+        depth: cli.depth,
+        ms_per_move: cli.ms_per_move,
+        rules: &board_rules,
+        weights: cli.weights.as_deref(),
+        boards: if any_size { Boards::Any } else { Boards::Rules },
+        loading: Loading::WhenNeeded(notes),
+    };
+    let (player, _) = player_for(&setup)?;
+    // Advice comes from the player, or where it does not search, from the player that plays
+    // when none is named.
+    let advisor = match kind {
+        _ if cli.autoplay.is_some() => None,
+        PlayerKind::Random | PlayerKind::Optimal => {
+            let default = PlayerSetup {
+                kind: PlayerKind::default_for(&sizes, &SearchConfig::default()),
+                depth: None,
+                ms_per_move: None,
+                weights: None,
+                boards: Boards::Any,
+                ..setup
+            };
+            Some(player_for(&default)?.0)
+        }
+        PlayerKind::Expectimax | PlayerKind::Learned => None,
+    };
+    Ok((player, advisor))
 }
 
 /// The game `--board` starts from, if given: a board file whose size agrees with `--size`.

@@ -1,17 +1,17 @@
 //! Player setup for play and bench: the player a kind names, with its table or network.
 
 use super::UsageError;
-use super::solve::{TableUse, table_for};
+use super::tables::{TableUse, table_for};
 use crate::files::best::data_dir;
 use crate::files::weights::{
     WeightsFileError, default_path, read_named_weights, read_weights, shipped_network,
 };
-use crate::learning::ntuple::WeightUse;
+use crate::learning::ntuple::{Network, Stages, TupleSet, WeightUse};
 use crate::model::named::Named;
 use crate::model::rules::Rules;
 use crate::players::{
     AnyPlayer, CROWDED_EMPTY_CELLS, DEFAULT_LEARNED_DEPTH, KEEP_PLAYING_CROWDED_EMPTY_CELLS,
-    KEEP_PLAYING_LEARNED_DEPTH, LazyNetwork, LearnedPlayer, MAX_LEARNED_DEPTH, Network, PlayerKind,
+    KEEP_PLAYING_LEARNED_DEPTH, LazyNetwork, LearnedPlayer, MAX_LEARNED_DEPTH, PlayerKind,
     SearchConfig,
 };
 use std::path::Path;
@@ -38,21 +38,50 @@ pub(super) enum Notes {
     Kept,
 }
 
-/// The player `kind` for games under `rules`, and the network it plays if it is the learned
-/// player and `loading` is [`Loading::Now`]: the optimal player loads the solved table of these
-/// rules from the data directory, or solves them first (with a progress bar); the learned
-/// player plays the network of `weights`, else the data directory's, else the shipped one
-/// ([`network_from`]), and plays 4x4 boards only, unless `any_size` (a game by hand, where
-/// other sizes get the hand-tuned search).
-pub(super) fn player_for(
-    kind: PlayerKind,
-    depth: Option<u32>,
-    ms_per_move: Option<u64>,
-    rules: &Rules,
-    weights: Option<&Path>,
-    any_size: bool,
-    loading: Loading,
-) -> anyhow::Result<(AnyPlayer, Option<Arc<Network>>)> {
+/// Which boards a player must play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Boards {
+    /// The rules' size only (autoplay, bench): a player that cannot play it is refused.
+    Rules,
+    /// Any size (a game by hand, which the menu or a board file may start at another size):
+    /// the learned player hands sizes other than 4x4 to the hand-tuned search.
+    Any,
+}
+
+/// What a player is set up from: the arguments that name and tune it, and the games it plays.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct PlayerSetup<'a> {
+    /// The player.
+    pub(super) kind: PlayerKind,
+    /// `--depth`.
+    pub(super) depth: Option<u32>,
+    /// `--ms-per-move`.
+    pub(super) ms_per_move: Option<u64>,
+    /// The rules of its games.
+    pub(super) rules: &'a Rules,
+    /// `--weights`.
+    pub(super) weights: Option<&'a Path>,
+    /// The boards it must play.
+    pub(super) boards: Boards,
+    /// When the learned player's network is read.
+    pub(super) loading: Loading,
+}
+
+/// The player `setup` names for games under its rules, and the network it plays if it is the
+/// learned player and the network is read [`Loading::Now`]: the optimal player loads the
+/// solved table of these rules from the data directory, or solves them first (with a progress
+/// bar); the learned player plays the network of `--weights`, else the data directory's, else
+/// the shipped one ([`network_from`]), and plays 4x4 boards only, unless [`Boards::Any`].
+pub(super) fn player_for(setup: &PlayerSetup<'_>) -> anyhow::Result<(AnyPlayer, Option<Arc<Network>>)> {
+    let PlayerSetup {
+        kind,
+        depth,
+        ms_per_move,
+        rules,
+        weights,
+        boards,
+        loading,
+    } = *setup;
     let usage = |message: String| Err(UsageError(message).into());
     if kind != PlayerKind::Learned && weights.is_some() {
         return usage(format!(
@@ -74,7 +103,7 @@ pub(super) fn player_for(
             ));
         }
         let n = rules.size();
-        if n != 4 && !any_size {
+        if n != 4 && boards == Boards::Rules {
             return usage(format!(
                 "the learned player plays 4x4 boards (classic, Power-11 Hard); these rules are {n}x{n}"
             ));
@@ -164,8 +193,8 @@ fn shipped() -> Arc<Network> {
         Err(e) => {
             super::note(e);
             Arc::new(Network::new(
-                crate::players::TupleSet::Rows,
-                crate::players::Stages::single(),
+                TupleSet::Rows,
+                Stages::single(),
             ))
         }
     }

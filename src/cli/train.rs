@@ -1,237 +1,57 @@
 //! `power11 train`: the checks before a run (the output file, its lock, the coherence file),
 //! the run, and its report in words.
 
+use super::UsageError;
 use super::args::TrainArgs;
-use super::{UsageError, check_out_directory};
-use crate::files::best::data_dir;
-use crate::files::open::{OpenError, open_lock, open_regular, other_names};
-use crate::files::save::check_writable_beside;
-use crate::files::weights::{
-    CoherenceFileError, WeightsFileError, coherence_path, default_path, read_coherence,
-    read_weights, shipped_network,
+use crate::files::outputs::{
+    check_coherence_out, check_plot, check_plot_apart, check_weights_out, weights_out,
 };
-use crate::learning::ntuple::{
-    COHERENCE_MAGIC, MAX_STAGES, NetworkError, WEIGHTS_MAGIC, WeightUse,
-};
-use crate::model::named::Named;
-use crate::model::random::os_seed;
-use crate::players::{Network, Stages, TupleSet};
-use crate::train::{self, Budget, Schedule, TrainConfig};
-use crate::train::{COHERENCE_RATE, DEFAULT_STAGES, MIN_RATE, START_POSITIONS};
+use crate::files::weights::coherence_path;
+use crate::learning::cores;
+use crate::learning::ntuple::Network;
+use crate::train::prepare::{NetworkSettings, Prepared, prepare};
+use crate::train::{self, Budget, START_POSITIONS, TrainConfig};
 use anyhow::Context;
-use std::io::{self, IsTerminal, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, IsTerminal, Write};
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-/// Whether training may write `out`, checked before it starts (a run that could not keep its
-/// work would waste it): a new file in a directory that takes files, or an existing weight
-/// file that `--resume` continues or `--restart` replaces. Any other file is never replaced.
-/// Returns the lock that keeps a second `power11 train` off the same file for the whole run
-/// (two runs on one file would each overwrite the other's work).
-fn check_weights_out(out: &Path, resume: bool, restart: bool) -> anyhow::Result<std::fs::File> {
-    let usage = |message: String| Err(UsageError(message).into());
-    let shown = crate::files::shown(out);
-    match std::fs::metadata(out) {
-        Ok(meta) if meta.is_dir() => {
-            return usage(format!("--out {shown} is a directory, not a file"));
-        }
-        Ok(meta) if !meta.is_file() => {
-            return usage(format!("--out {shown} is not a regular file"));
-        }
-        // Checkpoints would be refused (`save::write_atomic`): say so before the run, not after.
-        Ok(meta) if meta.permissions().readonly() => {
-            return usage(format!("{shown}: the file is read-only; it is left alone"));
-        }
-        // A checkpoint replaces the name, not the file: the other names would keep the old
-        // network, and a run through one of them would take a lock of its own.
-        Ok(meta) if other_names(&meta) > 0 => {
-            let others = other_names(&meta);
-            let names = if others == 1 { "name" } else { "names" };
-            return usage(format!(
-                "{shown} has {others} other {names} (hard links): a checkpoint replaces {shown} \
-                 with a new file, which the other {names} would not see, and a run through one \
-                 of them would not know of this one; train a copy (cp) instead"
-            ));
-        }
-        Ok(_) => {
-            let mut magic = [0u8; 8];
-            let is_weights = open_regular(out)
-                .map_err(OpenError::into_io)
-                .and_then(|(mut f, _)| f.read_exact(&mut magic))
-                .is_ok()
-                && &magic == WEIGHTS_MAGIC;
-            if !is_weights {
-                return usage(format!(
-                    "{shown} is not a weight file; it is left alone (move it away, or choose another --out)"
-                ));
-            }
-            if resume {
-                // Read whole, and said what is wrong with it, where the network is read.
-                return lock_beside(out);
-            }
-            // --restart replaces a whole weight file, never a damaged one (what it held can
-            // only be judged by the user) nor one of another format version (a network another
-            // power11 trained, hours of work).
-            match read_weights(out, WeightUse::Play) {
-                Err(
-                    WeightsFileError::Damaged { problem, .. }
-                    | WeightsFileError::OtherVersion { problem, .. },
-                ) => {
-                    return usage(format!(
-                        "{shown}: {problem}; it is left alone (move it away, or choose another --out)"
-                    ));
-                }
-                _ if restart => {}
-                Ok(_) => {
-                    return usage(format!(
-                        "{shown} already holds weights: add --resume to go on training them, or --restart to replace them"
-                    ));
-                }
-                Err(e) => {
-                    return usage(format!(
-                        "{shown} holds weights that cannot be used ({e}): --restart replaces them"
-                    ));
-                }
-            }
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => return usage(format!("cannot use --out {shown}: {e}")),
-    }
-    lock_beside(out)
-}
-
-/// The lock that keeps a second `power11 train` off `out`, once its directory has taken the
-/// temporary file a checkpoint is written to. Both go beside the file that a link names, as
-/// the checkpoints do: two runs through two links to one file share a lock.
-fn lock_beside(out: &Path) -> anyhow::Result<std::fs::File> {
-    let usage = |message: String| Err(UsageError(message).into());
-    let shown = crate::files::shown(out);
-    let (dir, name) = check_writable_beside(out, true).map_err(|reason| {
-        UsageError(format!(
-            "cannot write --out {shown}: {}",
-            crate::files::system_words(&reason)
-        ))
-    })?;
-    // `.NAME.lock`, the name cut as a temporary file's is, so that any name has a lock.
-    let lock_path = dir.join(format!(
-        "{}lock",
-        crate::files::save::temporary_prefix(&name)
-    ));
-    let lock = open_lock(&lock_path).map_err(|e| {
-        UsageError(format!(
-            "cannot use --out {shown}: its lock {} is {}",
-            crate::files::shown(&lock_path),
-            match e {
-                OpenError::NotRegular(what) => format!("{what}, not a lock file: remove it"),
-                OpenError::Io(e) => format!("not usable: {}", crate::files::system_words(&e)),
-            }
-        ))
-    })?;
-    match lock.try_lock() {
-        Ok(()) => Ok(lock),
-        Err(std::fs::TryLockError::WouldBlock) => usage(format!(
-            "another power11 train is writing {shown}: wait for it to finish or choose another --out"
-        )),
-        Err(std::fs::TryLockError::Error(e)) => {
-            Err(e).with_context(|| format!("cannot lock {}", crate::files::shown(&lock_path)))
-        }
-    }
-}
-
-/// Whether training may keep its coherence sums beside `out` (`weights::coherence_path`),
-/// checked before it starts, as `out` is: no file there, or a readable file of sums that is not
-/// read-only, in a directory that takes the temporary file a checkpoint writes (through a link,
-/// the directory of the file it names). Any other file is never replaced.
-fn check_coherence_out(out: &Path) -> anyhow::Result<()> {
-    let path = coherence_path(out);
-    let shown = crate::files::shown(&path);
-    let refuse = |problem: &str| -> anyhow::Result<()> {
-        Err(UsageError(format!(
-            "{shown} {problem}; it is left alone (training keeps its coherence sums there: move it away, or train with --no-coherence)"
-        ))
-        .into())
-    };
-    match std::fs::metadata(&path) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => {
-            let reason = crate::files::system_words(&e);
-            return Err(UsageError(format!("cannot use {shown}: {reason}")).into());
-        }
-        Ok(meta) if !meta.is_file() => return refuse("is not a regular file"),
-        Ok(meta) if meta.permissions().readonly() => return refuse("is read-only"),
-        Ok(_) => {
-            let mut magic = [0u8; 8];
-            let read = open_regular(&path)
-                .map_err(OpenError::into_io)
-                .and_then(|(mut f, _)| f.read_exact(&mut magic));
-            match read {
-                Err(e) if e.kind() != io::ErrorKind::UnexpectedEof => {
-                    return Err(UsageError(format!("cannot read {shown}: {e}")).into());
-                }
-                Ok(()) if &magic == COHERENCE_MAGIC => {}
-                _ => return refuse("is not a file of coherence sums"),
-            }
-        }
-    }
-    // Beside the file a link at `path` names (a link to nowhere fails here).
-    check_writable_beside(&path, false)
-        .map(drop)
-        .map_err(|reason| {
-            let reason = crate::files::system_words(&reason);
-            UsageError(format!("cannot write {shown}: {reason}")).into()
-        })
-}
-
 pub(super) fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
-    let out = weights_out(args)?;
+    let out = weights_out(args.out.as_deref())?;
     let _lock = check_weights_out(&out, args.resume, args.restart)?;
-    super::bench::check_plot(args.plot.as_deref())?;
+    check_plot(args.plot.as_deref())?;
     if let Some(plot) = &args.plot {
-        // Where a file is written: through its links (as the files layer writes), absolute.
-        let absolute = |p: &Path| {
-            let target = crate::files::save::resolve_links(p).unwrap_or_else(|_| p.to_path_buf());
-            // Links among the directories too: the directory is there by now.
-            let dir = crate::files::save::directory_of(&target);
-            match (std::fs::canonicalize(dir), target.file_name()) {
-                (Ok(dir), Some(name)) => dir.join(name),
-                _ => std::path::absolute(&target).unwrap_or(target),
-            }
-        };
-        if [out.clone(), coherence_path(&out)]
-            .iter()
-            .any(|file| absolute(file) == absolute(plot))
-        {
-            return Err(UsageError(format!(
-                "cannot use --plot {}: the run writes its weights there",
-                crate::files::shown(plot)
-            ))
-            .into());
-        }
+        check_plot_apart(plot, &[out.clone(), coherence_path(&out)])?;
     }
     if !args.no_coherence {
         check_coherence_out(&out)?;
     }
-    let (mut network, split_to) = if args.resume {
-        resumed_network(args, &out)?
-    } else {
-        (new_network(args), None)
+    let settings = NetworkSettings {
+        out: out.clone(),
+        resume: args.resume,
+        tuples: args.tuples,
+        stages: args.stages.clone(),
+        start_at: args.start_at,
+        end_at: args.end_at,
+        optimistic: args.optimistic,
+        coherence: !args.no_coherence,
+        rate: args.rate,
     };
-    let threads = match args.threads {
-        Some(t) => t as usize,
-        None => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
-    };
-    let seed = args.seed.unwrap_or_else(os_seed);
+    let Prepared {
+        network,
+        schedule,
+        notes,
+    } = prepare(&settings).map_err(|e| UsageError(e.to_string()))?;
+    for note in notes {
+        super::note_as("power11 train", note);
+    }
+    let threads = args.threads.map_or_else(cores, |t| t as usize);
+    let seed = args.seed.unwrap_or_else(super::os_seed);
     let budget = match (args.minutes, args.games) {
         (Some(minutes), _) => Budget::Time(Duration::from_secs_f64(minutes * 60.0)),
         (None, Some(games)) => Budget::Games(games),
         (None, None) => unreachable!("clap requires a budget"),
-    };
-    let schedule = schedule_for(args, &out, &mut network);
-    // Split once its coherence sums are read: they go with the weights they were gathered on.
-    let network = match split_to {
-        Some(stages) => split_network(network, &stages)?,
-        None => network,
     };
     let mut config = TrainConfig {
         budget,
@@ -267,237 +87,6 @@ pub(super) fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     };
     print_summary(&network, &last, &stop, &learning_words, &out)?;
     drawn
-}
-
-/// The weight file a run writes: `--out`, whose directory must be there, else the data
-/// directory's.
-fn weights_out(args: &TrainArgs) -> anyhow::Result<PathBuf> {
-    if let Some(path) = &args.out {
-        check_out_directory(path, "--out")?;
-        return Ok(path.clone());
-    }
-    let path = default_path(data_dir().as_deref()).ok_or_else(|| {
-        UsageError(
-            "no data directory for the weights (set POWER11_DATA_DIR or pass --out)".to_string(),
-        )
-    })?;
-    // No --out was given: a data directory that cannot take the file is named as such.
-    if let Err(reason) = crate::files::save::check_writable_beside(&path, true) {
-        let dir = data_dir().unwrap_or_default();
-        return Err(UsageError(format!(
-            "cannot keep weights in the data directory {} ({}): {}; set POWER11_DATA_DIR to a directory you can write, or pass --out",
-            crate::files::shown(&dir),
-            crate::files::shown(&path),
-            crate::files::system_words(&reason)
-        ))
-        .into());
-    }
-    Ok(path)
-}
-
-/// The network in `out` that `--resume` trains on (the shipped network if there is no file
-/// yet), and the stages `--stages` splits it into, if it asks for more splits than it has;
-/// refused (exit 2), before anything is split or written, if it is not a network the
-/// arguments can train (another tuple set, splits moved or removed, a `--start-at` or
-/// `--end-at` tile that does not start a stage).
-fn resumed_network(args: &TrainArgs, out: &Path) -> anyhow::Result<(Network, Option<Stages>)> {
-    // What the refusals below name: the file, or the shipped network when there is none.
-    let mut holder = crate::files::shown(out).clone();
-    // Said once every check below has passed: a run refused does not go on from anything.
-    let mut going_on = None;
-    let network = match read_weights(out, WeightUse::Training) {
-        Ok(network) => network,
-        // Nothing trained here yet: go on from the network the player plays without one.
-        Err(WeightsFileError::Missing(_)) => {
-            let network =
-                shipped_network(WeightUse::Training).map_err(|e| UsageError(e.to_string()))?;
-            going_on = Some(format!(
-                "{} does not exist yet: going on from the network shipped in power11 ({}), written to it at the first checkpoint",
-                crate::files::shown(out),
-                network.description()
-            ));
-            holder =
-                format!("the network shipped in power11 (resumed as {holder} does not exist yet)");
-            network
-        }
-        Err(e) => return Err(UsageError(format!("--resume: {e}")).into()),
-    };
-    if let Some(set) = args.tuples.filter(|&set| set != network.tuple_set()) {
-        let message = format!(
-            "{holder} holds a network of tuple set {}, not {}",
-            network.tuple_set().name(),
-            set.name()
-        );
-        return Err(UsageError(message).into());
-    }
-    let split_to = args.stages.clone().filter(|s| s != network.stages());
-    if let Some(stages) = &split_to
-        && !stages.keeps_the_splits_of(network.stages())
-    {
-        let refused = NetworkError::NotASplit {
-            from: network.stages().clone(),
-            to: stages.clone(),
-        };
-        return Err(UsageError(format!("--stages: {holder}: {refused}")).into());
-    }
-    // The stages the run trains: the file's, or those it is split into.
-    let stages = split_to.as_ref().unwrap_or(network.stages());
-    if let Some(exponent) = args.start_at.filter(|e| !stages.thresholds().contains(e)) {
-        // Its games would train the stage they start in on late boards only, and that
-        // stage also values the boards before the tile.
-        let tile = 1u64 << exponent;
-        let message = format!(
-            "--start-at {tile}: {holder} has {stages}, and late-stage training must \
-             start at one of its splits (a stage that starts at {tile})"
-        );
-        return Err(UsageError(message).into());
-    }
-    check_end_at(args, &holder, stages, &network)?;
-    if let Some(note) = going_on {
-        super::note_as("power11 train", format_args!("{note}"));
-    }
-    Ok((network, split_to))
-}
-
-/// Refuses (exit 2) an `--end-at` tile that does not start one of `stages` (the run's), that
-/// is not above `--start-at`, or whose stage has no weights of its own in `network` (the
-/// board a game ends on would be valued by the very weights that learn it).
-fn check_end_at(
-    args: &TrainArgs,
-    holder: &str,
-    stages: &Stages,
-    network: &Network,
-) -> anyhow::Result<()> {
-    let Some(end) = args.end_at else {
-        return Ok(());
-    };
-    let tile = 1u64 << end;
-    let tiles = |exponents: &[u8]| -> String {
-        let tiles: Vec<String> = exponents.iter().map(|&e| (1u64 << e).to_string()).collect();
-        tiles.join(",")
-    };
-    if !network.stage_learned(end) {
-        let message = format!(
-            "--end-at {tile}: {holder} has no weights of its own from {tile} on (no training \
-             game has made a {tile}), and the boards its games end on would be valued by the \
-             weights they train: train it without --end-at first"
-        );
-        return Err(UsageError(message).into());
-    }
-    if !stages.thresholds().contains(&end) {
-        // The file's splits and the tile: what a --stages that adds it names.
-        let mut wanted = network.stages().thresholds().to_vec();
-        wanted.push(end);
-        wanted.sort_unstable();
-        let hint = if Stages::split_at(&wanted).is_ok() {
-            format!("add it with --stages {}", tiles(&wanted))
-        } else {
-            format!(
-                "it cannot be added, as a network has at most {} splits",
-                MAX_STAGES - 1
-            )
-        };
-        let message = format!(
-            "--end-at {tile}: {holder} has {stages}, and early-stage training must end at one of \
-             its splits (a stage that starts at {tile}): {hint}"
-        );
-        return Err(UsageError(message).into());
-    }
-    if let Some(start) = args.start_at.filter(|&start| start >= end) {
-        let message = format!(
-            "--end-at {tile} must be above --start-at {}: its games would end before they start",
-            1u64 << start
-        );
-        return Err(UsageError(message).into());
-    }
-    Ok(())
-}
-
-/// `network` split into `stages` ([`Network::split`]), with a note: the file holds the new
-/// stages from the first checkpoint on.
-fn split_network(network: Network, stages: &Stages) -> anyhow::Result<Network> {
-    let from = network.stages().clone();
-    let split = network
-        .split(stages.clone())
-        .map_err(|e| UsageError(format!("--stages: {e}")))?;
-    super::note_as(
-        "power11 train",
-        format_args!(
-            "splitting the network ({from}) into {stages}: each new stage starts as a copy of the one it was part of, and the file holds the new stages from the first checkpoint on"
-        ),
-    );
-    Ok(split)
-}
-
-/// A new network: the tuple set and stages given (or the defaults), starting at `--optimistic`.
-fn new_network(args: &TrainArgs) -> Network {
-    let stages = args
-        .stages
-        .clone()
-        .unwrap_or_else(|| Stages::split_at(DEFAULT_STAGES).expect("the default stages are valid"));
-    Network::with_initial_value(
-        args.tuples.unwrap_or(TupleSet::Sixes),
-        stages,
-        args.optimistic,
-    )
-}
-
-/// The default rate of a resumed network whose coherence sums start anew (the shipped network,
-/// or sums lost): its steps are whole ones until errors cancel, and at [`COHERENCE_RATE`] they
-/// undo what it learned (measurements/learned.md, "The shipped network").
-const FRESH_SUMS_RATE: f32 = 0.01;
-
-/// The learning-rate schedule; under temporal coherence, the network's sums are tracked, and on
-/// `--resume` read back from beside `out` (a note on stderr says whether they go on).
-fn schedule_for(args: &TrainArgs, out: &Path, network: &mut Network) -> Schedule {
-    if args.no_coherence {
-        Schedule::falling(args.rate.unwrap_or(Schedule::default().rate))
-    } else {
-        network.track_coherence();
-        let mut rate = args.rate.unwrap_or(COHERENCE_RATE);
-        if args.resume {
-            // A note on stderr: whether the sums go on, or start anew. Anew, every weight's
-            // next step is a whole one: at the default rate that undoes a trained network
-            // (measured: the shipped network's rolling mean score fell from 165,000 to 28,000
-            // in 3000 games), so the default rate is then a low one.
-            let note = match read_coherence(out, network) {
-                Ok(gathered_at) => {
-                    let from = coherence_path(out);
-                    // Sums gathered at a low rate are young sums of a trained network (the run
-                    // started them anew): at the default rate their whole steps would undo it.
-                    match gathered_at.filter(|_| args.rate.is_none()) {
-                        Some(gathered) => {
-                            rate = gathered.clamp(MIN_RATE, COHERENCE_RATE);
-                            format!(
-                                "the coherence sums go on from {}, at rate {}, the rate they were gathered at",
-                                crate::files::shown(&from),
-                                train::rate_words(rate)
-                            )
-                        }
-                        None => format!(
-                            "the coherence sums go on from {}",
-                            crate::files::shown(&from)
-                        ),
-                    }
-                }
-                Err(e) => {
-                    if args.rate.is_none() {
-                        rate = FRESH_SUMS_RATE;
-                    }
-                    let fate = match e {
-                        CoherenceFileError::Missing(_) => "written",
-                        CoherenceFileError::Unusable { .. } => "replaced",
-                    };
-                    format!(
-                        "{e}: the coherence sums start anew, at rate {rate} (the file is {fate} \
-                         at the first checkpoint)"
-                    )
-                }
-            };
-            super::note_as("power11 train", note);
-        }
-        Schedule::constant(rate)
-    }
 }
 
 /// Says on stderr what the run will do (what it says is repeated in the summary, so it may go

@@ -7,6 +7,7 @@
 pub mod best;
 pub mod bounded;
 pub mod open;
+pub mod outputs;
 pub mod pictures;
 pub mod save;
 pub mod solutions;

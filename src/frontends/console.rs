@@ -5,7 +5,9 @@
 //! Keys are read the way the reference Power-11 programs read them (`cin >> c`): every
 //! non-blank character of a line is one key, in order, so `h l u` and `hlu` are three keys and a
 //! blank line is no key at all. An arrow key's escape sequence (`ESC [ A`, typed then Enter) is
-//! one key. The end-of-game prompt is the exception: it takes a whole line, a blank one too.
+//! one key. The key after the one that ends a game, on its line or the next, answers the
+//! end-of-game prompt, as in the programs that read a key at a time; a blank line answers it
+//! too (the prompt says to press Enter), and is no key anywhere else.
 //!
 //! The console decides no rule and no game flow: those are the session's. Output is buffered by
 //! the caller and flushed before every read.
@@ -102,30 +104,37 @@ impl<R: BufRead, W: Write, S: Store> Console<R, W, S> {
                 self.print_events(&events)?;
                 return self.output.flush();
             };
-            if let Screen::End {
-                game, offers_more, ..
-            } = self.session.screen()
-            {
-                // The end-of-game prompt takes the whole line.
-                let first = keys(&line).first().copied();
-                let command = end_command(first, offers_more, game.board().side());
-                if !self.apply(Reply::Command(command))? {
+            let keys = keys(&line);
+            // A blank line is no key, but it answers the end-of-game prompt (Enter).
+            if keys.is_empty() && matches!(self.session.screen(), Screen::End { .. }) {
+                let command = self.end_reply(None);
+                if !self.apply(command)? {
                     return self.output.flush();
                 }
                 continue;
             }
-            for key in keys(&line) {
+            for key in keys {
                 let reply = match self.session.screen() {
                     Screen::Menu => self.menu_reply(key),
                     Screen::Game { .. } => game_reply(key),
-                    // A game that ends mid-line drops the rest of it: the prompt reads a line.
-                    Screen::End { .. } => break,
+                    // The key after the one that ended the game, on its line or the next.
+                    Screen::End { .. } => self.end_reply(Some(key)),
                     Screen::Closed => return self.output.flush(),
                 };
                 if !self.apply(reply)? {
                     return self.output.flush();
                 }
             }
+        }
+    }
+
+    /// The reply to `key` (`None`: a blank line) at the end of a game.
+    fn end_reply(&self, key: Option<Key>) -> Reply {
+        match self.session.screen() {
+            Screen::End {
+                game, offers_more, ..
+            } => Reply::Command(end_command(key, offers_more, game.board().side())),
+            _ => Reply::Nothing,
         }
     }
 
@@ -245,8 +254,8 @@ fn game_reply(key: Key) -> Reply {
     }
 }
 
-/// The command for the line typed at the end of a game (given its first key): `k` and `n`
-/// where the game offers them, anything else (a blank line too) back to the menu.
+/// The command for the key typed at the end of a game (`None`: a blank line): `k` and `n`
+/// where the game offers them, anything else back to the menu.
 fn end_command(first: Option<Key>, offers_more: bool, size: Size) -> Command {
     match first {
         Some(Key::Char('k' | 'K')) if offers_more => Command::KeepPlaying,

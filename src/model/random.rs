@@ -4,10 +4,8 @@
 //! generator is `ChaCha8` (its output is specified and stable across versions) and the sampling
 //! below is our own code, so no change in `rand`'s algorithms can change a game.
 
-use rand::rngs::SysRng;
-use rand::{Rng, SeedableRng, TryRng};
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::hash::{BuildHasher, Hasher};
 
 /// The generator every game, player and benchmark uses.
 pub type GameRng = ChaCha8Rng;
@@ -17,20 +15,6 @@ pub fn seeded(seed: u64) -> GameRng {
     let mut key = [0u8; 32];
     key[..8].copy_from_slice(&seed.to_le_bytes());
     ChaCha8Rng::from_seed(key)
-}
-
-/// A seed from the operating system's randomness, for games started without `--seed`.
-pub fn os_seed() -> u64 {
-    SysRng.try_next_u64().unwrap_or_else(|_| {
-        // The OS refused (early boot, a sandbox): the clock, mixed, still differs per run.
-        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-        hasher.write_u128(
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos()),
-        );
-        hasher.finish()
-    })
 }
 
 /// A uniform integer in `0..n` (`n > 0`), by rejection sampling on 32-bit draws.

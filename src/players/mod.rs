@@ -13,6 +13,7 @@ pub mod optimal;
 pub(crate) mod playout;
 mod random;
 
+use crate::learning::ntuple::Network;
 use crate::model::board::Board;
 use crate::model::direction::Direction;
 use crate::model::grid::{Grid, OnGrid};
@@ -23,9 +24,6 @@ use rand::Rng;
 use std::sync::Arc;
 use thiserror::Error;
 
-pub use crate::learning::ntuple::{
-    CoherenceError, Network, NetworkError, Stages, TupleSet, WeightUse,
-};
 pub use expectimax::{
     Advice, Expectimax, MAX_BUDGET_MS, MAX_FIXED_DEPTH, SEARCH_REVISION, SearchConfig,
 };
@@ -228,6 +226,7 @@ pub fn choose_on_board<P: Player, R: Rng + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::learning::ntuple::{Stages, TupleSet};
 
     #[test]
     fn every_kind_builds_a_player_of_its_name() {

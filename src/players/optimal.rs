@@ -614,7 +614,7 @@ fn value_positions(
 /// `f` on every item, on all cores (the standard library's scoped threads: the core library
 /// has no thread pool), in order.
 fn par_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync) -> Vec<U> {
-    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let threads = crate::learning::cores();
     if threads == 1 || items.len() < 256 {
         return items.iter().map(&f).collect();
     }

@@ -9,6 +9,7 @@
 //! budget the number of games depends on the machine.
 
 pub mod plot;
+pub mod prepare;
 
 use crate::files::save::FileError;
 use crate::files::weights::write_weights;
@@ -16,7 +17,7 @@ use crate::learning::ntuple::Training;
 use crate::learning::td::{Learning, Outcome, learn_game, learn_game_from, play_until};
 use crate::model::packed::Board4;
 use crate::model::random::{below, mix, seeded};
-use crate::players::Network;
+use crate::learning::ntuple::Network;
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

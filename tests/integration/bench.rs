@@ -529,7 +529,7 @@ fn parts_of_other_searches_or_with_absurd_totals_do_not_merge() {
     };
     edit("a.json", "huge_a.json", &huge);
     edit("b.json", "huge_b.json", &huge);
-    let revision = power11::ai::SEARCH_REVISION;
+    let revision = power11::players::SEARCH_REVISION;
     for (files, message) in [
         (
             ["a.json", "old.json"],

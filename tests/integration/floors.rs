@@ -51,12 +51,12 @@ const FLOORS: &[(&str, &[&str])] = &[
 const CORE: &[&str] = &["model", "learning", "players", "session", "text"];
 
 /// The crate's source directory.
-fn src() -> PathBuf {
+pub(crate) fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
 /// Every `.rs` file under `dir`, sorted.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let mut entries: Vec<PathBuf> = fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
@@ -127,7 +127,7 @@ fn identifier(text: &str) -> String {
 }
 
 /// The code of a line: up to its comment, if it has one.
-fn code_of(line: &str) -> &str {
+pub(crate) fn code_of(line: &str) -> &str {
     line.find("//").map_or(line, |at| &line[..at])
 }
 

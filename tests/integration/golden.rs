@@ -39,6 +39,16 @@ const CASES: &[(&str, &[Step])] = &[
         ],
     ),
     (
+        // The key after the one that ends a game answers its prompt, on the same line or the
+        // next, as in the programs that read a key at a time: `lh` wins and goes back to the
+        // menu, and the next line's `h` starts a new game.
+        "end_of_game_keys",
+        &[(
+            &["--seed", "1", "--board", "{F}/near_win.txt"],
+            "lh\nh\nq\nq\n",
+        )],
+    ),
+    (
         "classic_keep_playing_best_score",
         &[
             (

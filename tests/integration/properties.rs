@@ -1,8 +1,8 @@
 //! Property tests: the move invariants, the symmetry of the four directions, the packed engine
 //! against the plain rules, and every variant's turn on every size.
 
-use power11::ai::heuristic::{evaluate, line_score};
-use power11::ai::{Expectimax, Player, SearchConfig};
+use power11::players::heuristic::{evaluate, line_score};
+use power11::players::{Expectimax, Player, SearchConfig};
 use power11::random::seeded;
 use power11::{
     Board, Board3, Board4, Board5, Direction, Grid, Rules, Spawn, edge_cell, slide_line,

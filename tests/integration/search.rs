@@ -9,7 +9,7 @@
 //! and the diff is read before it is committed.
 
 use crate::common::fixture;
-use power11::ai::{Expectimax, Player, SearchConfig};
+use power11::players::{Expectimax, Player, SearchConfig};
 use power11::bench::game_seed;
 use power11::random::seeded;
 use power11::{Board, Direction, Grid, Rules, Spawn, play_game};
@@ -253,7 +253,7 @@ fn expectimax_decisions_replay_move_for_move() {
 }
 
 /// The recorded games above and the search revision they belong to, as
-/// (`power11::ai::SEARCH_REVISION`, FNV-1a hash of the file's lines). Revision 6 changed only
+/// (`power11::players::SEARCH_REVISION`, FNV-1a hash of the file's lines). Revision 6 changed only
 /// the learned player's classic depth policy, so these games stand as they were.
 const RECORDED: (u32, u64) = (6, 0xa04f_f0d0_58ee_0643);
 
@@ -267,9 +267,9 @@ fn the_recorded_games_belong_to_the_current_search_revision() {
         hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
     }
     assert_eq!(
-        (power11::ai::SEARCH_REVISION, hash),
+        (power11::players::SEARCH_REVISION, hash),
         RECORDED,
-        "fixtures/search/moves.txt was re-recorded: raise power11::ai::SEARCH_REVISION and set \
+        "fixtures/search/moves.txt was re-recorded: raise power11::players::SEARCH_REVISION and set \
          RECORDED in tests/integration/search.rs to (the new revision, {hash:#x})"
     );
 }
