@@ -52,3 +52,37 @@ pub fn max_exponent(board: u64) -> u8 {
         .max()
         .unwrap_or(0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::bits;
+    use super::*;
+
+    #[test]
+    fn the_eight_symmetries_are_the_mirror_images_and_rotations() {
+        let b = bits(&[[2, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 8]]);
+        let images = symmetries(b);
+        let mut distinct = images.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 8);
+        assert_eq!(
+            images[1],
+            bits(&[[0, 0, 4, 2], [0, 0, 0, 0], [0, 0, 0, 0], [8, 0, 0, 0]])
+        );
+        assert_eq!(
+            images[2],
+            bits(&[[0, 0, 0, 8], [0, 0, 0, 0], [0, 0, 0, 0], [2, 4, 0, 0]])
+        );
+        assert_eq!(
+            images[4],
+            bits(&[[2, 0, 0, 0], [4, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 8]])
+        );
+        // Every image of an image is an image (the 8 form a group).
+        for image in images {
+            let mut again = symmetries(image).to_vec();
+            again.sort_unstable();
+            assert_eq!(again, distinct);
+        }
+    }
+}
