@@ -11,8 +11,8 @@
 mod baseline;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use power11::learning::td::{Learning, learn_game};
 use power11::learning::ntuple::{Network, Stages, TupleSet};
+use power11::learning::td::{Learning, learn_game};
 use power11::players::{Expectimax, LearnedPlayer, SearchConfig};
 use power11::random::seeded;
 use power11::{Board, Board3, Board4, Board5, Direction, Grid, Rules};

@@ -34,7 +34,7 @@ pub struct BenchConfig {
     pub depth: Option<u32>,
     /// The search's time budget per move in milliseconds, if it was given one.
     pub time_budget_ms: Option<u64>,
-    /// The learned player's network ([`crate::players::Network::fingerprint`]), recorded so that
+    /// The learned player's network ([`crate::learning::ntuple::Network::fingerprint`]), recorded so that
     /// games of different networks are never merged.
     pub network: Option<String>,
     /// The index of the first game: a run can be split into parts that merge.

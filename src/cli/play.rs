@@ -104,7 +104,9 @@ fn players(
         let n = timeline.size();
         let message = format!(
             "the learned player plays 4x4 boards (classic, Power-11 Hard); {} holds a {n}x{n} board",
-            cli.board.as_deref().map_or(String::new(), crate::files::shown)
+            cli.board
+                .as_deref()
+                .map_or(String::new(), crate::files::shown)
         );
         return Err(UsageError(message).into());
     }
@@ -129,9 +131,8 @@ fn players(
         .into());
     }
     // A board file decides the size its game is played at, whatever the variant's.
-    let board_rules = first_game.map_or(*rules, |timeline| {
-        rules.on(timeline.current().board.side())
-    });
+    let board_rules =
+        first_game.map_or(*rules, |timeline| rules.on(timeline.current().board.side()));
     let notes = if cli.tui { Notes::Kept } else { Notes::Stderr };
     let setup = PlayerSetup {
         kind,

@@ -72,7 +72,9 @@ pub(super) struct PlayerSetup<'a> {
 /// solved table of these rules from the data directory, or solves them first (with a progress
 /// bar); the learned player plays the network of `--weights`, else the data directory's, else
 /// the shipped one ([`network_from`]), and plays 4x4 boards only, unless [`Boards::Any`].
-pub(super) fn player_for(setup: &PlayerSetup<'_>) -> anyhow::Result<(AnyPlayer, Option<Arc<Network>>)> {
+pub(super) fn player_for(
+    setup: &PlayerSetup<'_>,
+) -> anyhow::Result<(AnyPlayer, Option<Arc<Network>>)> {
     let PlayerSetup {
         kind,
         depth,
@@ -192,10 +194,7 @@ fn shipped() -> Arc<Network> {
         Ok(network) => Arc::new(network),
         Err(e) => {
             super::note(e);
-            Arc::new(Network::new(
-                TupleSet::Rows,
-                Stages::single(),
-            ))
+            Arc::new(Network::new(TupleSet::Rows, Stages::single()))
         }
     }
 }

@@ -13,11 +13,11 @@ pub mod prepare;
 
 use crate::files::save::FileError;
 use crate::files::weights::write_weights;
+use crate::learning::ntuple::Network;
 use crate::learning::ntuple::Training;
 use crate::learning::td::{Learning, Outcome, learn_game, learn_game_from, play_until};
 use crate::model::packed::Board4;
 use crate::model::random::{below, mix, seeded};
-use crate::learning::ntuple::Network;
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -9,8 +9,8 @@
 //! and the diff is read before it is committed.
 
 use crate::common::fixture;
-use power11::players::{Expectimax, Player, SearchConfig};
 use power11::bench::game_seed;
+use power11::players::{Expectimax, Player, SearchConfig};
 use power11::random::seeded;
 use power11::{Board, Direction, Grid, Rules, Spawn, play_game};
 use rand::Rng;

@@ -1,8 +1,8 @@
 //! Whole sessions run in memory through the library's console and session (no process, no
 //! files).
 
-use power11::players::{AnyPlayer, RandomPlayer};
 use power11::console::Console;
+use power11::players::{AnyPlayer, RandomPlayer};
 use power11::random::seeded;
 use power11::session::{MemoryStore, MenuStyle, Session, Settings};
 use power11::{Rules, Variant};

@@ -146,10 +146,7 @@ pub(super) fn expand_in_parallel<C: Cells>(
     let owned: Vec<TableOf<C>> = stages.iter().map(|_| C::zeroed(per_stage)).collect();
     let tables = &owned;
     let blocks = stages.first().map_or(0, Vec::len);
-    let threads = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZero::get)
-        .clamp(1, 8)
-        .min(blocks.max(1));
+    let threads = super::frames::workers(blocks);
     let run = blocks.div_ceil(threads);
     // A run goes block by block through every stage, so its first bad weight need not be
     // its lowest (a later stage's first block comes before stage 0's second): the lowest of a

@@ -89,10 +89,7 @@ pub(super) fn decompress_listed(frames: &[(&[u8], usize)]) -> Result<Vec<u8>, St
 
 /// How many threads [`in_parallel`] runs `jobs` jobs on: up to 8, as many as the machine has.
 pub(super) fn workers(jobs: usize) -> usize {
-    std::thread::available_parallelism()
-        .map_or(1, std::num::NonZero::get)
-        .clamp(1, 8)
-        .min(jobs.max(1))
+    crate::learning::cores().clamp(1, 8).min(jobs.max(1))
 }
 
 /// `work` done on each of `jobs` by up to 8 threads (as many as the machine has), the results
