@@ -251,7 +251,9 @@ fn win_prints_final_board_and_message_then_menu() {
 fn loss_prints_final_board_and_message() {
     let ran = run(
         &["--seed", "1", "--board", &fixture_arg("near_loss.txt")],
-        "l\nanything\n",
+        // Any key goes back to the menu (each key of a line is one: `anything` would go on
+        // to play at the menu).
+        "l\nx\n",
     );
     let (score, board) = *screens(&ran.stdout).last().unwrap();
     assert_eq!(score, 32);
