@@ -32,6 +32,7 @@
 pub mod learning;
 mod model;
 pub mod players;
+pub mod referee;
 pub mod session;
 pub mod text;
 // The program (feature `cli`): files, front ends, bench, training, the command line.

@@ -4,8 +4,8 @@
 
 use super::values::{
     Goal, MAX_DELAY_MS, Offered, named, parse_count, parse_fill, parse_goal, parse_index,
-    parse_initial_value, parse_lambda, parse_minutes, parse_rate, parse_seed, parse_share,
-    parse_stages, parse_step, parse_tile, whole,
+    parse_initial_value, parse_lambda, parse_minutes, parse_rate, parse_seconds, parse_seed,
+    parse_share, parse_stages, parse_step, parse_tile, whole,
 };
 use crate::learning::ntuple::{Stages, TupleSet};
 use crate::model::named::Named;
@@ -145,6 +145,9 @@ pub(super) enum Command {
     /// Learn a 4x4 evaluation by self-play (TD learning of an n-tuple network) for
     /// `--player learned`. Ctrl-C stops early and keeps what was learned.
     Train(TrainArgs),
+    /// Check a Power-11 program's run against the assignment's rules, from the keys it was
+    /// fed and what it printed (or run it: --run), board by board.
+    Referee(RefereeArgs),
     /// Write a smaller copy of a weight file: the smallest weights set to zero, the others
     /// rounded, compressed harder. The shipped network is made so.
     Compact(CompactArgs),
@@ -152,6 +155,65 @@ pub(super) enum Command {
     Completions(CompletionsArgs),
     /// Print a manual page (roff): `power11 man | man -l -`.
     Man(ManArgs),
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Exit codes: 0 when every rule holds, 1 when one is broken (or the program run crashed, hung or
+printed without end), 2 when the files cannot be read or the arguments are wrong.
+
+Examples:
+  printf 'h\\nl\\nu\\ns\\nq\\nq\\n' > keys.txt
+  ./theirs < keys.txt > out.txt
+  power11 referee --keys keys.txt out.txt --save power11.saved
+  power11 referee --run './theirs' --keys keys.txt
+  power11 referee --run './theirs' --scripts 200 --seed 1")]
+pub(super) struct RefereeArgs {
+    /// What the program printed on standard output, the keys piped into it being --keys.
+    #[arg(
+        value_name = "TRANSCRIPT",
+        required_unless_present = "run",
+        conflicts_with = "run"
+    )]
+    pub(super) transcript: Option<PathBuf>,
+    /// The file of keys that was piped into the program (every character that is not a blank
+    /// is a key).
+    #[arg(
+        long,
+        value_name = "KEYS",
+        required_unless_present = "scripts",
+        conflicts_with = "scripts"
+    )]
+    pub(super) keys: Option<PathBuf>,
+    /// The power11.saved the program wrote, checked against the game: its last state the
+    /// board shown at the last s, its states the game's oldest first or that state alone.
+    #[arg(long, value_name = "FILE", conflicts_with = "run")]
+    pub(super) save: Option<PathBuf>,
+    /// Run the program (a command line, split as a shell splits it) in a fresh temporary
+    /// directory, the keys on its standard input, and referee what it printed and saved.
+    #[arg(long, value_name = "'PROGRAM ARGS'")]
+    pub(super) run: Option<String>,
+    /// With --run: the seconds a run may take before it is stopped (and said to hang).
+    #[arg(long, value_name = "SECONDS", default_value = "5", requires = "run", value_parser = parse_seconds)]
+    pub(super) timeout: f64,
+    /// With --run: play N generated key scripts (both sizes, moves, undos, saves, quit and
+    /// resume) instead of --keys, and keep each failing one.
+    #[arg(long, value_name = "N", requires = "run", value_parser = parse_count)]
+    pub(super) scripts: Option<u64>,
+    /// The seed of the generated scripts (any 64-bit number; random if not given).
+    #[arg(long, value_name = "N", requires = "scripts", value_parser = parse_seed)]
+    pub(super) seed: Option<u64>,
+    /// Where failing generated scripts are kept, with what the program printed and saved
+    /// [default: referee-failures].
+    #[arg(long, value_name = "DIR", requires = "scripts")]
+    pub(super) keep: Option<PathBuf>,
+    /// Format deviations (cells of 0, frame width, alignment, score line, end messages) are
+    /// violations, not warnings.
+    #[arg(long)]
+    pub(super) strict: bool,
+    /// The report as JSON, for scripts.
+    #[arg(long)]
+    pub(super) json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -201,7 +263,7 @@ pub(super) struct CompletionsArgs {
 pub(super) struct ManArgs {
     /// The command whose page to print (`bench merge` also as one word, quoted); without one,
     /// power11's own page.
-    #[arg(value_name = "COMMAND", value_parser = Offered(&["bench", "bench-merge", "solve", "train", "compact", "completions", "man"]))]
+    #[arg(value_name = "COMMAND", value_parser = Offered(&["bench", "bench-merge", "solve", "train", "referee", "compact", "completions", "man"]))]
     pub(super) command: Vec<String>,
 }
 

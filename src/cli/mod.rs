@@ -9,6 +9,7 @@ mod compact;
 mod manual;
 mod play;
 mod player;
+mod referee;
 mod solve;
 mod tables;
 mod train;
@@ -245,6 +246,7 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
         Some(Command::Solve(args)) => solve::run_solve(args),
         Some(Command::Train(args)) => train::run_train(args),
         Some(Command::Compact(args)) => compact::run_compact(args),
+        Some(Command::Referee(args)) => referee::run_referee(args),
         Some(Command::Completions(args)) => manual::print_completions(&args.shell),
         Some(Command::Man(args)) => manual::print_man_page(&args.command),
         None if cli.interface == Interface::Mips => play::run_mips(cli),

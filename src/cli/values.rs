@@ -216,3 +216,13 @@ pub(super) fn parse_seed(text: &str) -> Result<u64, String> {
         .parse()
         .map_err(|_| format!("a seed is a whole number from 0 to {} (2^64-1)", u64::MAX))
 }
+
+/// A time limit in seconds: above 0, at most a day.
+pub(super) fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 86_400.0 => Ok(s),
+        _ => Err(format!(
+            "'{text}' is not a time limit (seconds above 0, at most 86400)"
+        )),
+    }
+}

@@ -9,6 +9,7 @@ pub mod bounded;
 pub mod open;
 pub mod outputs;
 pub mod pictures;
+pub mod runs;
 pub mod save;
 pub mod solutions;
 pub mod store;

@@ -19,6 +19,7 @@ const FLOORS: &[(&str, &[&str])] = &[
     ("players", &["model", "learning"]),
     ("session", &["model", "players"]),
     ("text", &["model", "players", "session"]),
+    ("referee", &["model", "text"]),
     // The program (feature `cli`).
     (
         "files",
@@ -39,6 +40,7 @@ const FLOORS: &[(&str, &[&str])] = &[
             "players",
             "session",
             "text",
+            "referee",
             "files",
             "frontends",
             "bench",
@@ -48,7 +50,7 @@ const FLOORS: &[(&str, &[&str])] = &[
 ];
 
 /// The core library's modules: they never import the program's, whatever [`FLOORS`] says.
-const CORE: &[&str] = &["model", "learning", "players", "session", "text"];
+const CORE: &[&str] = &["model", "learning", "players", "session", "text", "referee"];
 
 /// The crate's source directory.
 pub(crate) fn src() -> PathBuf {

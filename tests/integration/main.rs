@@ -19,6 +19,7 @@ mod optimal;
 mod planted;
 mod players;
 mod properties;
+mod referee;
 mod release;
 mod reliability;
 mod search;

@@ -1,0 +1,219 @@
+//! `power11 referee`: a Power-11 program's run checked against the assignment's rules, from a
+//! transcript and its keys, or by running the program (`--run`), on given keys or on generated
+//! scripts (`--scripts`). Exit code 0 when every rule holds, 1 when one is broken or the program
+//! crashed, hung or printed without end, 2 when a file cannot be read.
+
+use super::args::RefereeArgs;
+use super::{StandardOutput, UsageError};
+use crate::files::runs::{Ended, RunOutput, keep_failure, read_any_text, run_fresh};
+use crate::model::random::{mix, seeded};
+use crate::referee::{Options, Report, referee, scripts, to_text};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The most of a transcript read, or of a run's output kept: 512 MiB.
+const MAX_TRANSCRIPT: u64 = 512 << 20;
+/// The most of a keys file read.
+const MAX_KEYS: u64 = 64 << 20;
+
+/// A referee's verdict on the run it checked: a failed one exits 1.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Failed(String);
+
+pub(super) fn run_referee(args: &RefereeArgs) -> anyhow::Result<()> {
+    let options = Options {
+        strict: args.strict,
+    };
+    let read = |path: &Path, limit| read_any_text(path, limit).map_err(UsageError);
+    if let Some(count) = args.scripts {
+        return run_scripts(args, count, options);
+    }
+    let keys_path = args
+        .keys
+        .as_deref()
+        .expect("clap requires --keys without --scripts");
+    let keys = read(keys_path, MAX_KEYS)?;
+    let (transcript, save, run) = if let Some(command) = &args.run {
+        let output = run_program(command, &keys, args.timeout)?;
+        let transcript = String::from_utf8_lossy(&output.stdout).into_owned();
+        let save = output
+            .save
+            .as_deref()
+            .map(|s| String::from_utf8_lossy(s).into_owned());
+        (transcript, save, Some(output))
+    } else {
+        let transcript_path = args.transcript.as_deref().expect("clap requires it");
+        let save = args
+            .save
+            .as_deref()
+            .map(|p| read(p, MAX_TRANSCRIPT))
+            .transpose()?;
+        (read(transcript_path, MAX_TRANSCRIPT)?, save, None)
+    };
+    let report = referee(&keys, &transcript, save.as_deref(), options);
+    let run_fault = run.as_ref().and_then(run_problem);
+    let mut out = StandardOutput::lock();
+    if args.json {
+        let json = serde_json::json!({
+            "report": report,
+            "run": run.as_ref().map(run_json),
+        });
+        writeln!(out, "{json}")?;
+    } else {
+        out.write_all(to_text(&report).as_bytes())?;
+        if let Some(run) = &run {
+            writeln!(out, "{}", run_words(run))?;
+        }
+    }
+    out.flush()?;
+    verdict(&report, run_fault.as_deref())
+}
+
+/// Exit code 1, with the reason, where the run failed.
+fn verdict(report: &Report, run_fault: Option<&str>) -> anyhow::Result<()> {
+    match (report.passed(), run_fault) {
+        (true, None) => Ok(()),
+        (false, _) => Err(Failed(format!(
+            "{} violation(s) of the rules",
+            report.violations.len()
+        ))
+        .into()),
+        (true, Some(fault)) => Err(Failed(fault.to_string()).into()),
+    }
+}
+
+/// The program's command line, split as a shell splits it.
+fn program_of(command: &str) -> anyhow::Result<Vec<String>> {
+    match shlex::split(command) {
+        Some(words) if !words.is_empty() => Ok(words),
+        _ => Err(UsageError(format!(
+            "--run '{command}': not a command line (unclosed quote, or nothing to run)"
+        ))
+        .into()),
+    }
+}
+
+/// Runs `command` on `keys`.
+fn run_program(command: &str, keys: &str, timeout: f64) -> anyhow::Result<RunOutput> {
+    let program = program_of(command)?;
+    run_fresh(
+        &program,
+        keys.as_bytes(),
+        Duration::from_secs_f64(timeout),
+        MAX_TRANSCRIPT as usize,
+    )
+    .map_err(|e| UsageError(format!("--run: {}", crate::files::system_words(&e))).into())
+}
+
+/// What went wrong with a run itself, apart from the rules: a crash, a hang, output without end.
+fn run_problem(run: &RunOutput) -> Option<String> {
+    match run.ended {
+        Ended::Exited(_) => None,
+        Ended::Signal(signal) => Some(format!(
+            "the program was ended by signal {signal} (a crash)"
+        )),
+        Ended::TimedOut => Some(format!(
+            "the program was still running after {:.1} s and was stopped (it did not end at the end of its input)",
+            run.seconds
+        )),
+        Ended::OutputCapped => Some(format!(
+            "the program printed more than {} MiB and was stopped",
+            MAX_TRANSCRIPT >> 20
+        )),
+    }
+}
+
+/// A run in words: how it ended and how long it took.
+fn run_words(run: &RunOutput) -> String {
+    let save = if run.save.is_some() {
+        "; it left power11.saved"
+    } else {
+        ""
+    };
+    match (run.ended, run_problem(run)) {
+        (_, Some(problem)) => format!("run: {problem}{save}"),
+        (Ended::Exited(code), None) => format!(
+            "run: the program exited with code {code} after {:.2} s{save}",
+            run.seconds
+        ),
+        (_, None) => String::new(),
+    }
+}
+
+fn run_json(run: &RunOutput) -> serde_json::Value {
+    let (ended, code) = match run.ended {
+        Ended::Exited(code) => ("exited", Some(code)),
+        Ended::Signal(signal) => ("signal", Some(signal)),
+        Ended::TimedOut => ("timed-out", None),
+        Ended::OutputCapped => ("output-capped", None),
+    };
+    serde_json::json!({
+        "ended": ended,
+        "code": code,
+        "seconds": run.seconds,
+        "saved": run.save.is_some(),
+    })
+}
+
+/// `--scripts N`: N generated scripts, each run and refereed; the failing ones kept.
+fn run_scripts(args: &RefereeArgs, count: u64, options: Options) -> anyhow::Result<()> {
+    let command = args
+        .run
+        .as_deref()
+        .expect("clap requires --run with --scripts");
+    program_of(command)?;
+    let seed = args.seed.unwrap_or_else(super::os_seed);
+    let keep = args
+        .keep
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("referee-failures"));
+    let mut out = StandardOutput::lock();
+    let mut failed = Vec::new();
+    for index in 0..count {
+        let keys = scripts::generate(&mut seeded(mix(seed ^ mix(index))));
+        let run = run_program(command, &keys, args.timeout)?;
+        let transcript = String::from_utf8_lossy(&run.stdout);
+        let save = run.save.as_deref().map(String::from_utf8_lossy);
+        let report = referee(&keys, &transcript, save.as_deref(), options);
+        let fault = run_problem(&run);
+        if report.passed() && fault.is_none() {
+            continue;
+        }
+        let kept = keep_failure(&keep, index, &keys, &run)?;
+        if !args.json {
+            writeln!(
+                out,
+                "script {index} failed (kept as {}):",
+                crate::files::shown(&kept)
+            )?;
+            out.write_all(to_text(&report).as_bytes())?;
+            if let Some(fault) = &fault {
+                writeln!(out, "run: {fault}")?;
+            }
+        }
+        failed.push(serde_json::json!({
+            "script": index,
+            "keys": kept,
+            "report": report,
+            "run": run_json(&run),
+        }));
+    }
+    if args.json {
+        let json = serde_json::json!({"scripts": count, "seed": seed, "failed": failed});
+        writeln!(out, "{json}")?;
+    } else {
+        writeln!(
+            out,
+            "{count} scripts (seed {seed}) run with {command}: {} failed",
+            failed.len()
+        )?;
+    }
+    out.flush()?;
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(Failed(format!("{} of {count} scripts failed", failed.len())).into())
+    }
+}

@@ -1,0 +1,214 @@
+//! Running a program under test (`power11 referee --run`): in a fresh temporary directory,
+//! which is also its home and power11's data directory, the keys on its standard input, its
+//! standard output collected up to a cap, stopped (with everything it started) once its time
+//! is up; then the save it left there. And keeping a failing generated script with what the
+//! program printed, for replay.
+
+use crate::files::bounded::{Expect, read_regular};
+use crate::files::save::{FileError, SAVE_FILE, write_atomic};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// It exited with this code.
+    Exited(i32),
+    /// A signal ended it (a crash: 11 is a segmentation fault, 6 an abort).
+    Signal(i32),
+    /// It was still running when its time was up, and was stopped.
+    TimedOut,
+    /// It printed more than the cap, and was stopped.
+    OutputCapped,
+}
+
+/// What a program did with its keys.
+#[derive(Debug)]
+pub struct RunOutput {
+    /// What it printed on standard output (up to the cap).
+    pub stdout: Vec<u8>,
+    /// The first lines it printed on standard error (up to 64 KiB).
+    pub stderr: Vec<u8>,
+    /// The save file it left (`power11.saved`), if a regular file of at most 256 MiB.
+    pub save: Option<Vec<u8>>,
+    /// How it ended.
+    pub ended: Ended,
+    /// How long it ran.
+    pub seconds: f64,
+}
+
+/// The most of standard error kept.
+const MAX_STDERR: usize = 64 << 10;
+
+/// Reads `source` up to `cap` bytes; true if it had more.
+fn read_capped(mut source: impl Read, cap: usize) -> (Vec<u8>, bool) {
+    let mut kept = Vec::new();
+    let mut block = vec![0u8; 64 << 10];
+    loop {
+        match source.read(&mut block) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Ok(0) | Err(_) => return (kept, false),
+            Ok(n) if kept.len() + n > cap => {
+                kept.extend_from_slice(&block[..cap - kept.len()]);
+                return (kept, true);
+            }
+            Ok(n) => kept.extend_from_slice(&block[..n]),
+        }
+    }
+}
+
+/// Runs `program` (its path and arguments) in a fresh temporary directory with `input` on its
+/// standard input, for at most `timeout`, keeping at most `cap` bytes of its output. A
+/// program path with a `/` is taken from the current directory, as a shell would.
+pub fn run_fresh(
+    program: &[String],
+    input: &[u8],
+    timeout: Duration,
+    cap: usize,
+) -> io::Result<RunOutput> {
+    let (name, args) = program
+        .split_first()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no program to run"))?;
+    let dir = tempfile::tempdir()?;
+    let path = if name.contains('/') {
+        std::path::absolute(name)?
+    } else {
+        PathBuf::from(name)
+    };
+    let mut command = Command::new(&path);
+    command
+        .args(args)
+        .current_dir(dir.path())
+        .env("HOME", dir.path())
+        .env("POWER11_DATA_DIR", dir.path().join("data"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        command.process_group(0);
+    }
+    let started = Instant::now();
+    let mut child = command.spawn().map_err(|e| {
+        io::Error::new(
+            e.kind(),
+            format!(
+                "cannot run {}: {}",
+                crate::files::shown(&path),
+                crate::files::system_words(&e)
+            ),
+        )
+    })?;
+    let mut stdin = child.stdin.take().expect("piped");
+    let stdout = child.stdout.take().expect("piped");
+    let stderr = child.stderr.take().expect("piped");
+    let input = input.to_vec();
+    // A program that stops reading (it quit) closes the pipe: the rest is not its.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out_reader = std::thread::spawn(move || read_capped(stdout, cap));
+    let err_reader = std::thread::spawn(move || read_capped(stderr, MAX_STDERR));
+    let mut ended = None;
+    while ended.is_none() {
+        if let Some(status) = child.try_wait()? {
+            ended = Some(status_of(status));
+        } else if started.elapsed() >= timeout {
+            stop(&mut child);
+            ended = Some(Ended::TimedOut);
+        } else if out_reader.is_finished() && child.try_wait()?.is_none() {
+            // Its output closed or passed the cap while it runs on.
+            std::thread::sleep(Duration::from_millis(5));
+        } else {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+    let (stdout, capped) = out_reader.join().unwrap_or_default();
+    if capped && ended != Some(Ended::TimedOut) {
+        stop(&mut child);
+        ended = Some(Ended::OutputCapped);
+    }
+    // Whatever it started (a child that kept the pipes open) is stopped too.
+    stop(&mut child);
+    let (stderr, _) = err_reader.join().unwrap_or_default();
+    let _ = writer.join();
+    let save = read_regular(&dir.path().join(SAVE_FILE), 256 << 20, Expect::Bytes).ok();
+    Ok(RunOutput {
+        stdout,
+        stderr,
+        save,
+        ended: ended.expect("set above"),
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Stops `child` and every process of its group.
+fn stop(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: kill sends a signal to the process group this run started; it touches no
+        // memory of ours.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+fn status_of(status: std::process::ExitStatus) -> Ended {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return Ended::Signal(signal);
+        }
+    }
+    Ended::Exited(status.code().unwrap_or(-1))
+}
+
+/// Keeps a failing script in `dir` (made if it is not there): `script-NNNN.keys`, what the
+/// program printed (`.out`) and its save (`.saved`), each written atomically. Returns the
+/// keys file's path.
+pub fn keep_failure(
+    dir: &Path,
+    index: u64,
+    keys: &str,
+    output: &RunOutput,
+) -> Result<PathBuf, FileError> {
+    std::fs::create_dir_all(dir).map_err(|error| FileError::Io {
+        path: dir.to_path_buf(),
+        error,
+    })?;
+    let stem = format!("script-{index:04}");
+    let keys_path = dir.join(format!("{stem}.keys"));
+    write_atomic(&keys_path, keys.as_bytes())?;
+    write_atomic(&dir.join(format!("{stem}.out")), &output.stdout)?;
+    if let Some(save) = &output.save {
+        write_atomic(&dir.join(format!("{stem}.saved")), save)?;
+    }
+    Ok(keys_path)
+}
+
+/// A file the referee reads (the keys, a transcript, a save), whatever its bytes: a program
+/// may print anything, so bytes that are not UTF-8 read as U+FFFD. A regular file or a stream
+/// (`<(...)`) of at most `limit` bytes; the error is the whole message, naming the file.
+pub fn read_any_text(path: &Path, limit: u64) -> Result<String, String> {
+    use crate::files::bounded::{BoundedReadError, read_stream};
+    let shown = crate::files::shown(path);
+    match read_stream(path, limit, Expect::Bytes) {
+        Ok(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
+        Err(BoundedReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => {
+            Err(format!("{shown}: no such file"))
+        }
+        Err(BoundedReadError::Io(e)) => Err(format!("{shown}: {}", crate::files::system_words(&e))),
+        Err(BoundedReadError::NotRegular(what)) => Err(format!("{shown}: {what}, not a file")),
+        Err(BoundedReadError::TooLarge(_)) => Err(format!(
+            "{shown}: larger than the {} MiB the referee reads",
+            limit >> 20
+        )),
+    }
+}
