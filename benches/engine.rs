@@ -185,6 +185,7 @@ fn tui_frame(c: &mut Criterion) {
                 status: "Game saved to power11.saved.",
                 advised: None,
                 autoplay: false,
+                counted: true,
                 help: false,
                 colors: ColorMode::TrueColor,
             };

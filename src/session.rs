@@ -183,6 +183,9 @@ pub enum Event<E> {
     },
     /// `Resume` found no saved game.
     NoSavedGame,
+    /// `Resume` found a game of a size the menu does not offer (a save holds no rules): it
+    /// goes on under these rules, which may not be the ones it was played by.
+    ResumedUnder(Rules),
     /// `Resume` found a saved game it could not read.
     ResumeFailed(E),
     /// A new best score could not be kept.
@@ -212,7 +215,8 @@ pub enum Screen<'a> {
     Game {
         /// The game.
         game: &'a Game,
-        /// The best score to show (rules that track one), counting this game's score.
+        /// The best score to show (rules that track one): the stored one, raised by the
+        /// highest score this game reached if it counts ([`Session::counts_for_best`]).
         best: Score,
     },
     /// A game that ended (won, lost or over), waiting for the player's choice.
@@ -253,6 +257,27 @@ pub struct Session<S> {
     advisor: AnyPlayer,
     player: AnyPlayer,
     state: State,
+    /// What the game in progress means for its best score.
+    tally: Tally,
+}
+
+/// What a game means for its best score. A game counts only if a person played every move
+/// from a normal start (a new game or a resume): not a computer's move, not with new tiles
+/// switched off (even for a while), not from a board file. `peak` is the highest score it
+/// reached, so that the best score shown never drops when a move is taken back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Tally {
+    counts: bool,
+    peak: Score,
+}
+
+impl Tally {
+    fn of(game: &Game, counts: bool) -> Tally {
+        Tally {
+            counts,
+            peak: game.score(),
+        }
+    }
 }
 
 impl<S: Store> Session<S> {
@@ -265,6 +290,10 @@ impl<S: Store> Session<S> {
             advisor: AnyPlayer::Expectimax(Expectimax::new(SearchConfig::default())),
             player,
             state: State::Menu,
+            tally: Tally {
+                counts: true,
+                peak: 0,
+            },
         }
     }
 
@@ -279,6 +308,7 @@ impl<S: Store> Session<S> {
     /// Starts a game at the newest state of `timeline` (a board file), skipping the menu.
     pub fn start_from(&mut self, timeline: Timeline) {
         let game = self.bounded(Game::from_timeline(self.settings.rules, timeline));
+        self.tally = Tally::of(&game, false);
         self.state = State::Game(game);
     }
 
@@ -288,9 +318,11 @@ impl<S: Store> Session<S> {
         self.state = State::Game(game);
     }
 
-    /// A new game under `rules`, keeping no more history than the store's saves hold.
+    /// A new game under `rules`, keeping no more history than the store's saves hold; it
+    /// counts for the best score until it is played otherwise than by hand.
     fn new_game(&mut self, rules: Rules) -> Game {
         let game = Game::new(rules, &mut self.rng);
+        self.tally = Tally::of(&game, true);
         self.bounded(game)
     }
 
@@ -376,10 +408,17 @@ impl<S: Store> Session<S> {
                 (State::Game(game), Vec::new())
             }
             Command::Resume => match self.store.load() {
-                Ok(Some(timeline)) => (
-                    State::Game(self.bounded(Game::resume(self.settings.rules, timeline))),
-                    Vec::new(),
-                ),
+                Ok(Some(timeline)) => {
+                    let game = self.bounded(Game::resume(self.settings.rules, timeline));
+                    self.tally = Tally::of(&game, true);
+                    let size = game.board().size();
+                    let events = if self.menu_sizes().iter().any(|s| s.get() == size) {
+                        Vec::new()
+                    } else {
+                        vec![Event::ResumedUnder(*game.rules())]
+                    };
+                    (State::Game(game), events)
+                }
                 Ok(None) => (State::Menu, vec![Event::NoSavedGame]),
                 Err(e) => (State::Menu, vec![Event::ResumeFailed(e)]),
             },
@@ -396,6 +435,7 @@ impl<S: Store> Session<S> {
                 turn: game.play(direction, &mut self.rng),
             },
             Command::ComputerMove => {
+                self.tally.counts = false;
                 let rules = game.move_rules();
                 let direction =
                     choose_on_board(&mut self.player, game.board(), &rules, &mut self.rng);
@@ -412,6 +452,7 @@ impl<S: Store> Session<S> {
             Command::Undo => Event::NothingToUndo,
             Command::Advice => Event::Advice(self.advise(&game)),
             Command::NewTiles(on) => {
+                self.tally.counts &= on;
                 game.switch_new_tiles(on);
                 Event::NewTiles { on }
             }
@@ -421,6 +462,7 @@ impl<S: Store> Session<S> {
             }
             _ => Event::NotNow,
         };
+        self.tally.peak = self.tally.peak.max(game.score());
         let mut events = vec![event];
         if forgotten == 0 && game.forgotten() > 0 {
             events.push(Event::HistoryForgotten {
@@ -447,6 +489,22 @@ impl<S: Store> Session<S> {
                 (State::Menu, events)
             }
             _ => (State::Game(game), vec![Event::NotNow]),
+        }
+    }
+
+    /// Whether the player and the advisor answer at once (a learned player's network read).
+    pub fn players_ready(&self) -> bool {
+        self.player.is_ready() && self.advisor.is_ready()
+    }
+
+    /// A task that gets the player and the advisor ready ([`AnyPlayer::warm_up`]), for a front
+    /// end to run on a thread of its own from the start, so that the first advice or computer
+    /// move does not wait for it.
+    pub fn warm_up(&self) -> impl FnOnce() + Send + 'static {
+        let (player, advisor) = (self.player.clone(), self.advisor.clone());
+        move || {
+            player.warm_up();
+            advisor.warm_up();
         }
     }
 
@@ -478,16 +536,32 @@ impl<S: Store> Session<S> {
         )
     }
 
-    /// The best score shown beside `game`'s: the stored one or this game's, whichever is
-    /// higher. Every rule set keeps one (a front end chooses whether its screen shows it).
-    fn best_shown(&self, game: &Game) -> Score {
-        let stored = self.store.best(game.rules());
-        stored.map_or(game.score(), |best| best.max(game.score()))
+    /// Whether the game in progress counts for the best score: a person played every move
+    /// from a normal start (see [`Screen::Game`]'s `best`).
+    pub fn counts_for_best(&self) -> bool {
+        self.tally.counts
     }
 
+    /// The best score shown beside `game`'s: the stored one, or the highest score this game
+    /// reached if it counts and is higher (so taking a move back never lowers it). Every rule
+    /// set keeps one (a front end chooses whether its screen shows it).
+    fn best_shown(&self, game: &Game) -> Score {
+        let stored = self.store.best(game.rules()).unwrap_or(0);
+        if self.tally.counts {
+            stored.max(self.tally.peak).max(game.score())
+        } else {
+            stored
+        }
+    }
+
+    /// Records the game's score as a best score, if the game counts.
     fn record_best(&mut self, game: &Game) -> Vec<Event<S::Error>> {
-        let rules = game.rules();
-        match self.store.record_best(rules, game.score()) {
+        if !self.tally.counts {
+            return Vec::new();
+        }
+        // The highest score the game reached: what its screens showed as the best.
+        let score = self.tally.peak.max(game.score());
+        match self.store.record_best(game.rules(), score) {
             Ok(()) => Vec::new(),
             Err(e) => vec![Event::BestNotSaved(e)],
         }
@@ -607,21 +681,109 @@ mod tests {
         assert_eq!(sum(&s), 6, "a new 2 again");
     }
 
+    /// Plays moves by hand (the first that changes the board, in a fixed order) until the
+    /// game scores; gives the score.
+    fn play_until_it_scores(s: &mut Session<MemoryStore>) -> Score {
+        loop {
+            let Screen::Game { game, .. } = s.screen() else {
+                panic!("a game")
+            };
+            if game.score() > 0 {
+                return game.score();
+            }
+            let direction = Direction::ALL
+                .into_iter()
+                .find(|&d| game.board().slide(d).is_some())
+                .expect("a move");
+            s.handle(Command::Move(direction));
+        }
+    }
+
     #[test]
     fn leaving_a_game_records_its_best_score() {
         let mut s = session(Rules::classic(), MenuStyle::OneSize);
         s.handle(Command::NewGame(Size::HARD));
-        while let Screen::Game { game, .. } = s.screen() {
-            if game.score() > 0 {
-                break;
-            }
-            s.handle(Command::ComputerMove);
-        }
-        let Screen::Game { game, .. } = s.screen() else {
-            panic!("a game")
-        };
-        let score = game.score();
+        assert!(s.counts_for_best());
+        let score = play_until_it_scores(&mut s);
         s.handle(Command::Leave);
         assert_eq!(s.store().best(&Rules::classic()), Some(score));
+    }
+
+    #[test]
+    fn the_best_shown_never_drops_when_a_move_is_taken_back() {
+        let mut s = session(Rules::classic(), MenuStyle::OneSize);
+        s.handle(Command::NewGame(Size::HARD));
+        let score = play_until_it_scores(&mut s);
+        s.handle(Command::Undo);
+        let Screen::Game { game, best } = s.screen() else {
+            panic!("a game")
+        };
+        assert!(game.score() < score, "the undo took the points back");
+        assert_eq!(
+            best, score,
+            "the best shown keeps the highest score reached"
+        );
+    }
+
+    /// How a test starts a game.
+    type Start = fn(&mut Session<MemoryStore>);
+
+    #[test]
+    fn games_not_played_by_hand_from_a_normal_start_record_no_best() {
+        let board = Board::from_values(&[vec![2, 2, 0], vec![0; 3], vec![0, 0, 4]]).unwrap();
+        let ways: [(&str, Start); 3] = [
+            ("a computer move", |s| {
+                s.handle(Command::NewGame(Size::new(3).unwrap()));
+                s.handle(Command::ComputerMove);
+            }),
+            ("new tiles off for a while", |s| {
+                s.handle(Command::NewGame(Size::new(3).unwrap()));
+                s.handle(Command::NewTiles(false));
+                s.handle(Command::NewTiles(true));
+            }),
+            ("a start from a board file", |_| {}),
+        ];
+        for (how, start) in ways {
+            let mut s = session(Rules::mini(), MenuStyle::OneSize);
+            s.start_from(Timeline::new(Snapshot { board, score: 0 }));
+            if how != "a start from a board file" {
+                s.handle(Command::Leave);
+            }
+            start(&mut s);
+            assert!(!s.counts_for_best(), "{how}");
+            let score = play_until_it_scores(&mut s);
+            let Screen::Game { best, .. } = s.screen() else {
+                panic!("a game")
+            };
+            assert!(
+                score > 0 && best == 0,
+                "{how}: the best shown stays the stored one"
+            );
+            s.handle(Command::Leave);
+            assert_eq!(s.store().best(&Rules::mini()), None, "{how}");
+        }
+    }
+
+    #[test]
+    fn a_save_of_a_size_the_menu_does_not_offer_says_whose_rules_it_goes_on_under() {
+        let mut s = session(Rules::power11(4).unwrap(), MenuStyle::EasyHard);
+        let board = Board::from_values(&[vec![2, 0, 0], vec![0; 3], vec![0, 0, 2]]).unwrap();
+        s.store
+            .save(&Timeline::new(Snapshot { board, score: 0 }))
+            .unwrap();
+        let events = s.handle(Command::Resume);
+        assert!(
+            matches!(&events[..], [Event::ResumedUnder(rules)] if rules.size() == 3),
+            "{events:?}"
+        );
+        let mut mini = session(Rules::mini(), MenuStyle::OneSize);
+        mini.store
+            .save(&Timeline::new(Snapshot { board, score: 0 }))
+            .unwrap();
+        assert!(mini.handle(Command::Resume).is_empty(), "mini offers 3x3");
+        let Screen::Game { game, .. } = mini.screen() else {
+            panic!("a game")
+        };
+        assert_eq!(game.rules(), &Rules::mini());
     }
 }

@@ -24,7 +24,8 @@ use std::path::PathBuf;
     version,
     after_help = AFTER_HELP,
     args_conflicts_with_subcommands = true,
-    group(ArgGroup::new("computer").args(["autoplay", "player"]).multiple(false))
+    group(ArgGroup::new("computer").args(["autoplay", "player"]).multiple(false)),
+    group(ArgGroup::new("paced").args(["autoplay", "tui"]).multiple(true))
 )]
 pub(super) struct Cli {
     #[command(subcommand)]
@@ -79,12 +80,13 @@ pub(super) struct Cli {
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"], requires = "tui")]
     pub(super) color: String,
 
-    /// With --autoplay: wait this many milliseconds after each move (at most an hour).
+    /// With --autoplay or --tui: wait this many milliseconds after each computer move (at most
+    /// an hour; --tui's autoplay: 120 unless given, 0 as fast as the screen draws).
     #[arg(
         long,
         value_name = "MS",
         allow_negative_numbers = true,
-        requires = "autoplay",
+        requires = "paced",
         value_parser = whole::<u64>("a delay in milliseconds", 0, MAX_DELAY_MS)
     )]
     pub(super) delay: Option<u64>,

@@ -74,7 +74,8 @@ pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
             std::env::var("TERM").ok().as_deref(),
         );
         out.flush()?;
-        return match tui::run(session, colors)? {
+        let delay = cli.delay.map_or(tui::DEFAULT_DELAY, Duration::from_millis);
+        return match tui::run(session, colors, delay)? {
             Some(signal) => Err(super::Stopped(signal).into()),
             None => Ok(()),
         };

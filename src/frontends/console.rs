@@ -222,6 +222,7 @@ impl<R: BufRead, W: Write, S: Store> Console<R, W, S> {
             Event::ResumeFailed(e) => failed("Cannot resume", e),
             Event::BestNotSaved(e) => super::best_not_saved(e),
             Event::HistoryForgotten { kept } => super::history_forgotten(*kept),
+            Event::ResumedUnder(rules) => super::resumed_under(rules),
             // The Power-11 interface has no key that switches new tiles.
             Event::Moved { .. }
             | Event::Undone

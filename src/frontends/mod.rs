@@ -30,8 +30,37 @@ fn best_not_saved(error: &dyn std::fmt::Display) -> String {
     format!("Could not save the best score: {error}; best scores are kept for this session only.")
 }
 
+/// What the console and the full-screen mode say when a saved game of a size the menu does
+/// not offer goes on under the session's rules: a save holds no rules, so a 3x3 game saved
+/// under `mini` is resumed under the rules this program was started with.
+fn resumed_under(rules: &crate::model::rules::Rules) -> String {
+    use crate::model::named::Named;
+    let n = rules.size();
+    let goal = rules.goal().map_or("no goal".to_string(), |g| {
+        format!("goal {}", crate::model::board::tile_value(g))
+    });
+    let hint = if n == 3 {
+        "--variant mini"
+    } else {
+        "--variant NAME"
+    };
+    format!(
+        "The saved game is {n}x{n}, a size this menu does not offer: it goes on under {} rules ({goal}). For the rules it was played by, start power11 {hint}.",
+        rules.variant().name()
+    )
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_resume_under_other_rules_names_them_and_the_way_back() {
+        let rules = crate::model::rules::Rules::power11(3).unwrap();
+        assert_eq!(
+            super::resumed_under(&rules),
+            "The saved game is 3x3, a size this menu does not offer: it goes on under power11 rules (goal 2048). For the rules it was played by, start power11 --variant mini."
+        );
+    }
+
     #[test]
     fn a_shortened_save_says_how_many_moves_it_left_out() {
         assert_eq!(

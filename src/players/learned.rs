@@ -94,6 +94,11 @@ impl LazyNetwork {
         })
     }
 
+    /// Whether the network has been read.
+    pub fn is_loaded(&self) -> bool {
+        self.network.get().is_some()
+    }
+
     /// The note loading left, once.
     pub fn take_note(&self) -> Option<String> {
         self.note
@@ -145,6 +150,16 @@ impl LearnedPlayer {
             depth: depth.map(|d| d.clamp(1, MAX_LEARNED_DEPTH)),
             fallback: Expectimax::new(SearchConfig::default()),
         }
+    }
+
+    /// Whether its network has been read (its first move answers at once).
+    pub fn is_loaded(&self) -> bool {
+        self.network.is_loaded()
+    }
+
+    /// Reads its network now, if it was not yet (once, whatever the threads).
+    pub fn load(&self) {
+        self.network.get();
     }
 
     /// What loading its network had to say, once ([`LazyNetwork::take_note`]).

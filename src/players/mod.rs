@@ -175,6 +175,23 @@ impl AnyPlayer {
             _ => None,
         }
     }
+
+    /// Whether the player answers at once: false only for a learned player whose network is
+    /// still to be read.
+    pub fn is_ready(&self) -> bool {
+        match self {
+            AnyPlayer::Learned(player) => player.is_loaded(),
+            _ => true,
+        }
+    }
+
+    /// Does now what the first move would otherwise wait for (reading the learned player's
+    /// network); a clone shares it, so a front end warms a clone on a thread of its own.
+    pub fn warm_up(&self) {
+        if let AnyPlayer::Learned(player) = self {
+            player.load();
+        }
+    }
 }
 
 impl Player for AnyPlayer {

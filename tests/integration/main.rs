@@ -26,4 +26,5 @@ mod search;
 mod session;
 mod tidy;
 mod tui;
+mod tui_look;
 mod variants;

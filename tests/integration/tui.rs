@@ -14,16 +14,18 @@ fn in_terminal(run: &Run, args: &str, keys: &[&[u8]]) -> Vec<u8> {
 }
 
 /// What a test does to the terminal once the program has taken the screen.
-enum Step<'a> {
+pub(crate) enum Step<'a> {
     /// Types a key (an arrow's whole escape sequence is one key).
     Key(&'a [u8]),
     /// Resizes the terminal to rows x columns, as a window being dragged does.
     Resize(u16, u16),
+    /// Waits this many milliseconds more before the next step.
+    Wait(u64),
 }
 
 /// [`in_terminal`] with a shell prefix (`stty rows 20 cols 80; NO_COLOR=1`) and steps that
 /// may resize the terminal.
-fn in_terminal_steps(run: &Run, prefix: &str, args: &str, steps: &[Step]) -> Vec<u8> {
+pub(crate) fn in_terminal_steps(run: &Run, prefix: &str, args: &str, steps: &[Step]) -> Vec<u8> {
     use std::io::Write;
     use std::time::{Duration, Instant};
     let bin = assert_cmd::cargo::cargo_bin("power11");
@@ -65,6 +67,7 @@ fn in_terminal_steps(run: &Run, prefix: &str, args: &str, steps: &[Step]) -> Vec
                     .unwrap();
                 assert!(status.success());
             }
+            Step::Wait(ms) => std::thread::sleep(Duration::from_millis(*ms)),
         }
         std::thread::sleep(Duration::from_millis(60));
     }
@@ -128,7 +131,7 @@ fn after_last<'a>(screen: &'a [u8], marker: &[u8]) -> &'a [u8] {
     &screen[at..]
 }
 
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+pub(crate) fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
 }
 
@@ -329,12 +332,19 @@ fn a_weight_file_passed_over_is_said_in_the_full_screen() {
     std::fs::create_dir_all(run.path("data/weights")).unwrap();
     std::fs::write(run.path("data/weights/ntuple-4x4.p11w"), b"not weights").unwrap();
     // h: a Hard game; a: advice, which loads the network; then the frame is left to draw.
-    let keys: [&[u8]; 5] = [b"h", b"a", b"", b"q", b"q"];
-    let screen = in_terminal(&run, "--seed 1", &keys);
+    // The network is read from the start, and its note drawn when it has been read.
+    let keys = [
+        Step::Key(b"h"),
+        Step::Key(b"a"),
+        Step::Wait(3000),
+        Step::Key(b"q"),
+        Step::Key(b"q"),
+    ];
+    let screen = in_terminal_steps(&run, "stty rows 40 cols 120;", "--seed 1", &keys);
     let note = b"data/weights/ntuple-4x4.p11w: not a power11 weight file; playing the shipped network instead";
-    // Drawn at a row of a frame (after the cursor is moved to its first column), not written
-    // as a line of standard error (`power11: data/...`).
-    let drawn: Vec<u8> = [&b";1H"[..], note].concat();
+    // Drawn at a row of a frame (after the cursor is moved to it), not written as a line of
+    // standard error (`power11: data/...`).
+    let drawn: Vec<u8> = [&b"H"[..], note].concat();
     assert!(
         contains(&screen, &drawn),
         "{}",
@@ -411,7 +421,19 @@ fn colours_follow_what_term_names() {
     let basic_background =
         |screen: &[u8]| (0..8).any(|n| contains(screen, format!("\x1b[4{n}m").as_bytes()));
     let vt100 = screen("vt100", "--seed 1");
-    assert!(!contains(&vt100, b"\x1b[48;") && !contains(&vt100, b"\x1b[38;"));
+    // No palette or 24-bit colour (`ESC [ 38;5;N m`, `ESC [ 48;2;R;G;B m`; `ESC [ 38;22 H` is a
+    // cursor move).
+    let palette = |screen: &[u8]| {
+        [
+            &b"\x1b[38;5;"[..],
+            b"\x1b[38;2;",
+            b"\x1b[48;5;",
+            b"\x1b[48;2;",
+        ]
+        .iter()
+        .any(|code| contains(screen, code))
+    };
+    assert!(!palette(&vt100));
     assert!(!basic_background(&vt100), "a VT100 has no colour");
     for (term, args) in [("xterm", "--seed 1"), ("vt100", "--seed 1 --color always")] {
         let basic = screen(term, args);
@@ -419,10 +441,7 @@ fn colours_follow_what_term_names() {
             basic_background(&basic),
             "TERM={term} {args}: no basic colours"
         );
-        assert!(
-            !contains(&basic, b"\x1b[48;"),
-            "TERM={term} {args}: the palette"
-        );
+        assert!(!palette(&basic), "TERM={term} {args}: the palette");
     }
     assert!(contains(
         &screen("xterm-256color", "--seed 1"),

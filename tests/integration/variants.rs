@@ -223,7 +223,19 @@ fn classic_n_after_winning_starts_a_new_game() {
 #[test]
 fn classic_keeps_the_best_score_across_two_runs() {
     let run = Run::new();
-    let first = run.run(
+    let by_hand = format!("n\n{}q\nq\n", "l\nu\nr\nd\n".repeat(10));
+    let first = run.run(&["--variant", "classic", "--seed", "1"], by_hand);
+    let best = screens(&first.stdout).last().unwrap().0;
+    assert!(best > 0, "{}", first.stdout);
+    assert!(
+        first
+            .stdout
+            .contains(&format!("Score: {best}\nBest: {best}\n"))
+    );
+    let stored = std::fs::read_to_string(run.path("data/best-scores.txt")).unwrap();
+    assert_eq!(stored, format!("classic 4 {best}\n"));
+    // A game from a board file does not count: its 2048 is neither shown as the best nor kept.
+    let from_board = run.run(
         &[
             "--variant",
             "classic",
@@ -232,12 +244,16 @@ fn classic_keeps_the_best_score_across_two_runs() {
         ],
         "l\n\nq\n",
     );
-    assert!(first.stdout.contains("Score: 2048\nBest: 2048\n"));
-    let stored = std::fs::read_to_string(run.path("data/best-scores.txt")).unwrap();
-    assert_eq!(stored, "classic 4 2048\n");
+    assert!(
+        from_board
+            .stdout
+            .contains(&format!("Score: 2048\nBest: {best}\n")),
+        "{}",
+        from_board.stdout
+    );
     let second = run.run(&["--variant", "classic", "--seed", "1"], "n\nq\nq\n");
     assert!(
-        second.stdout.contains("Score: 0\nBest: 2048\n"),
+        second.stdout.contains(&format!("Score: 0\nBest: {best}\n")),
         "{}",
         second.stdout
     );
@@ -256,7 +272,7 @@ fn classic_keeps_the_best_score_across_two_runs() {
         by_moves.stdout
     );
     assert!(
-        !by_moves.stdout.contains("Best: 2048"),
+        !by_moves.stdout.contains(&format!("Best: {best}\n")),
         "{}",
         by_moves.stdout
     );
@@ -264,7 +280,7 @@ fn classic_keeps_the_best_score_across_two_runs() {
     let best_by_moves = screens(&by_moves.stdout).last().unwrap().0;
     assert_eq!(
         stored,
-        format!("classic 4 2048\nclassic/score-moves 4 {best_by_moves}\npower11 4 0\n")
+        format!("classic 4 {best}\nclassic/score-moves 4 {best_by_moves}\npower11 4 0\n")
     );
 }
 
@@ -280,13 +296,8 @@ fn damaged_best_score_file_is_reported_once_and_its_bad_line_kept() {
     )
     .unwrap();
     let ran = run.run(
-        &[
-            "--variant",
-            "classic",
-            "--board",
-            &fixture_arg("near_win.txt"),
-        ],
-        "l\n\nq\n",
+        &["--variant", "classic", "--seed", "1"],
+        "n\nl\nu\nr\nd\nl\nu\nq\nq\n",
     );
     assert_eq!(ran.code, 0);
     // Reported once, on standard error (the game's output stays what the moves make it).
@@ -297,11 +308,14 @@ fn damaged_best_score_file_is_reported_once_and_its_bad_line_kept() {
         1
     );
     assert!(!ran.stdout.contains("best-scores.txt"), "{}", ran.stdout);
-    assert!(ran.stdout.contains("YOU WON"));
+    let score = screens(&ran.stdout).last().unwrap().0;
     // The line it could not read is written back as it was, after the new record
     // (regression, hostile-user review: it was dropped, a silent repair).
     let stored = std::fs::read_to_string(run.path("data/best-scores.txt")).unwrap();
-    assert_eq!(stored, "classic 4 2048\nmini 3 100\ngarbage here\n");
+    assert_eq!(
+        stored,
+        format!("classic 4 {score}\nmini 3 100\ngarbage here\n")
+    );
 }
 
 #[test]
@@ -475,4 +489,29 @@ fn bad_knob_values_exit_2() {
         ran.stderr
             .contains("goal 3 is not a power of two from 8 to 1048576")
     );
+}
+
+/// A save holds no rules: a 3x3 mini game resumed by plain `power11` goes on under Power-11's
+/// rules, and the program says so and how to play it as mini; `--variant mini` resumes it as
+/// mini, saying nothing.
+#[test]
+fn a_save_resumed_under_other_rules_says_so() {
+    let run = Run::new();
+    let saved = run.run(&["--variant", "mini", "--seed", "1"], "n\nl\ns\nq\nq\n");
+    assert_eq!(saved.code, 0);
+    let plain = run.run(&["--seed", "1"], "r\nq\nq\n");
+    assert!(
+        plain.stdout.contains(
+            "The saved game is 3x3, a size this menu does not offer: it goes on under power11 rules (goal 2048). For the rules it was played by, start power11 --variant mini.\n"
+        ),
+        "{}",
+        plain.stdout
+    );
+    let mini = run.run(&["--variant", "mini", "--seed", "1"], "r\nq\nq\n");
+    assert!(
+        !mini.stdout.contains("The saved game is"),
+        "{}",
+        mini.stdout
+    );
+    assert!(mini.stdout.contains("Score: "), "{}", mini.stdout);
 }

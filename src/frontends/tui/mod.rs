@@ -8,10 +8,12 @@
 //! terminal's state, restoring it on every way out (quit, Ctrl-C, SIGTERM, SIGHUP, an error, a
 //! panic).
 
+mod palette;
 mod render;
 mod terminal;
 
-pub use render::{ColorMode, Frame, Span, View, render};
+pub use palette::{ColorMode, TileStyle};
+pub use render::{Frame, Span, View, render};
 
 use crate::model::direction::Direction;
 use crate::model::size::Size;
@@ -22,14 +24,35 @@ use std::io::{self, IsTerminal, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use terminal::{Terminal, restore};
+
+/// The autoplay's pace when `--delay` names none: about eight moves a second.
+pub const DEFAULT_DELAY: Duration = Duration::from_millis(120);
+
+/// The slowest autoplay `-` goes to.
+const SLOWEST: Duration = Duration::from_secs(2);
+
+/// A request that waits for the players to be ready (the learned player's network being read).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Waiting {
+    /// Advice on the board shown.
+    Advice,
+    /// The computer to play.
+    Autoplay,
+}
 
 /// What the front end keeps besides the session: the status line, the marks and modes.
 // Four independent switches of what the screen shows, not the states of one machine.
 #[allow(clippy::struct_excessive_bools)]
 #[derive(Default)]
 struct Ui {
+    /// A request carried out once the players are ready; until then a `thinking` mark shows.
+    waiting: Option<Waiting>,
+    /// The autoplay's time between moves.
+    delay: Duration,
+    /// When the autoplay plays its next move.
+    next_move: Option<Instant>,
     status: String,
     /// What the player had to say when it was first asked for a move (a weight file passed
     /// over), shown in the status line's place until the next key: on stderr, the full
@@ -49,20 +72,15 @@ struct Ui {
 
 /// Runs `session` full-screen until `q` at the menu, the Ctrl-C key or a signal that ends a
 /// program (SIGINT, SIGQUIT, SIGTERM, SIGHUP), the terminal restored in every case; returns
-/// the signal that ended it, if one did (its caller exits as the signal would have).
-pub fn run<S: Store>(mut session: Session<S>, colors: ColorMode) -> io::Result<Option<i32>> {
-    // The number of the signal that came, 0 for none. In raw mode the Ctrl-C key is a key;
-    // SIGINT and SIGQUIT come from outside (`kill`), and would leave the terminal raw.
-    let stopped_by = Arc::new(AtomicUsize::new(0));
-    for signal in [
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGQUIT,
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-    ] {
-        let number = usize::try_from(signal).expect("signal numbers are positive");
-        signal_hook::flag::register_usize(signal, Arc::clone(&stopped_by), number)?;
-    }
+/// the signal that ended it, if one did (its caller exits as the signal would have). `delay`
+/// is the autoplay's time between moves ([`DEFAULT_DELAY`] for the usual pace, 0 for as fast
+/// as frames are drawn).
+pub fn run<S: Store>(
+    mut session: Session<S>,
+    colors: ColorMode,
+    delay: Duration,
+) -> io::Result<Option<i32>> {
+    let stopped_by = watch_signals()?;
     let previous_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         restore();
@@ -72,16 +90,12 @@ pub fn run<S: Store>(mut session: Session<S>, colors: ColorMode) -> io::Result<O
     // overrides NO_COLOR) is the mode drawn.
     crossterm::style::force_color_output(colors != ColorMode::None);
     let mut terminal = Terminal::enter()?;
+    // The players get ready from the start (reading a network takes a second), so that the
+    // first advice rarely waits; when it does, the screen says so and keys go on working.
+    std::thread::spawn(session.warm_up());
     let mut ui = Ui {
-        status: String::new(),
-        note: None,
-        new_tile: None,
-        advised: None,
-        autoplay: false,
-        help: false,
-        unsaved: false,
-        pending: None,
-        cramped: false,
+        delay,
+        ..Ui::default()
     };
     // Terminal events are read on their own thread, so that this loop always wakes up to see
     // a signal (SIGTERM, SIGHUP) or a terminal that went away, even if reading would block or
@@ -99,6 +113,10 @@ pub fn run<S: Store>(mut session: Session<S>, colors: ColorMode) -> io::Result<O
         if stopped_by.load(Ordering::Relaxed) != 0 {
             break;
         }
+        if ui.waiting.is_some() && session.players_ready() {
+            carry_out_waiting(&mut session, &mut ui);
+            dirty = true;
+        }
         if let Some(note) = session.take_note() {
             ui.note = Some(note);
             dirty = true;
@@ -108,23 +126,21 @@ pub fn run<S: Store>(mut session: Session<S>, colors: ColorMode) -> io::Result<O
             ui.cramped = draw(&mut terminal, &session, &ui, colors)?;
             dirty = false;
         }
-        let pace = if ui.autoplay {
-            Duration::from_millis(120)
-        } else {
-            Duration::from_millis(250)
+        let now = Instant::now();
+        let wait = match (ui.waiting, ui.next_move) {
+            (Some(_), _) => Duration::from_millis(40),
+            (None, Some(at)) if ui.autoplay => at.saturating_duration_since(now),
+            _ => Duration::from_millis(250),
         };
-        let event = match events.recv_timeout(pace) {
+        let event = match events.recv_timeout(wait) {
             Ok(event) => event,
             Err(RecvTimeoutError::Timeout) => {
                 if !io::stdout().is_terminal() {
                     break; // The terminal is gone.
                 }
-                if ui.autoplay {
-                    if let Screen::Game { .. } = session.screen() {
-                        play(&mut session, &mut ui, Command::ComputerMove);
-                    } else {
-                        ui.autoplay = false;
-                    }
+                // The computer plays only on a board the window shows.
+                if ui.autoplay && !ui.cramped {
+                    autoplay_move(&mut session, &mut ui);
                     dirty = true;
                 }
                 continue;
@@ -143,9 +159,7 @@ pub fn run<S: Store>(mut session: Session<S>, colors: ColorMode) -> io::Result<O
                 terminal.suspend()?;
                 continue;
             }
-            if ui.autoplay {
-                ui.autoplay = false;
-                ui.status = "You have the game back.".to_string();
+            if taken_by_the_computer(&mut ui, key.code) {
                 continue;
             }
             if !on_key(&mut session, &mut ui, key) {
@@ -158,6 +172,114 @@ pub fn run<S: Store>(mut session: Session<S>, colors: ColorMode) -> io::Result<O
     drop(terminal);
     let signal = stopped_by.load(Ordering::Relaxed);
     Ok((signal != 0).then(|| i32::try_from(signal).expect("a signal number")))
+}
+
+/// The number of the signal that came (0 for none), set by a handler for each signal that ends
+/// a program. In raw mode the Ctrl-C key is a key; SIGINT and SIGQUIT come from outside
+/// (`kill`), and would leave the terminal raw.
+fn watch_signals() -> io::Result<Arc<AtomicUsize>> {
+    let stopped_by = Arc::new(AtomicUsize::new(0));
+    for signal in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGQUIT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
+        let number = usize::try_from(signal).expect("signal numbers are positive");
+        signal_hook::flag::register_usize(signal, Arc::clone(&stopped_by), number)?;
+    }
+    Ok(stopped_by)
+}
+
+/// A key pressed while the computer plays or is about to, or while advice is awaited: `+` and
+/// `-` set the autoplay's pace, any other key takes the game back (and is used up, as the
+/// status line said it would be). Advice asked for a board a key is about to change is not
+/// waited for. True if the key is used up.
+fn taken_by_the_computer(ui: &mut Ui, code: KeyCode) -> bool {
+    if ui.autoplay || ui.waiting == Some(Waiting::Autoplay) {
+        if let Some(faster) = speed_key(code) {
+            ui.delay = paced(ui.delay, faster);
+            ui.status = autoplay_status(ui.delay);
+            return true;
+        }
+        ui.autoplay = false;
+        ui.waiting = None;
+        ui.status = "You have the game back.".to_string();
+        return true;
+    }
+    if ui.waiting == Some(Waiting::Advice) && !matches!(code, KeyCode::Char('a' | 'A')) {
+        ui.waiting = None;
+        ui.status.clear();
+    }
+    false
+}
+
+/// Carries out the request that waited for the players, now that they are ready.
+fn carry_out_waiting<S: Store>(session: &mut Session<S>, ui: &mut Ui) {
+    match ui.waiting.take() {
+        Some(Waiting::Advice) => {
+            ui.status.clear();
+            report(session, ui, Command::Advice);
+        }
+        Some(Waiting::Autoplay) => {
+            ui.autoplay = true;
+            ui.next_move = Some(Instant::now());
+            ui.status = autoplay_status(ui.delay);
+        }
+        None => {}
+    }
+}
+
+/// One move of the autoplay, when it is due, on a game in progress (it stops at a game's end).
+fn autoplay_move<S: Store>(session: &mut Session<S>, ui: &mut Ui) {
+    let now = Instant::now();
+    if ui.next_move.is_some_and(|at| at > now) {
+        return;
+    }
+    if let Screen::Game { .. } = session.screen() {
+        play(session, ui, Command::ComputerMove);
+        ui.next_move = Some(now + ui.delay);
+        if ui.status.is_empty() {
+            ui.status = autoplay_status(ui.delay);
+        }
+    } else {
+        ui.autoplay = false;
+        ui.next_move = None;
+    }
+}
+
+/// Whether `code` speeds the autoplay up (`+`, `=` on the same key) or slows it down (`-`).
+fn speed_key(code: KeyCode) -> Option<bool> {
+    match code {
+        KeyCode::Char('+' | '=') => Some(true),
+        KeyCode::Char('-' | '_') => Some(false),
+        _ => None,
+    }
+}
+
+/// The autoplay's delay one step faster (half, down to none) or slower (twice, from 15 ms, up
+/// to [`SLOWEST`]).
+fn paced(delay: Duration, faster: bool) -> Duration {
+    if faster {
+        let half = delay / 2;
+        if half < Duration::from_millis(8) {
+            Duration::ZERO
+        } else {
+            half
+        }
+    } else {
+        (delay * 2).clamp(Duration::from_millis(15), SLOWEST)
+    }
+}
+
+/// What the status line says while the computer plays.
+fn autoplay_status(delay: Duration) -> String {
+    let pace = if delay.is_zero() {
+        "as fast as the screen draws".to_string()
+    } else {
+        format!("a move every {} ms", delay.as_millis())
+    };
+    format!("The computer plays, {pace}: + faster, - slower, any other key takes over.")
 }
 
 /// Draws the screen; says whether the window was too small for it.
@@ -193,6 +315,7 @@ fn view_of<'a, S: Store>(session: &'a Session<S>, ui: &'a Ui, colors: ColorMode)
         status: ui.note.as_deref().unwrap_or(&ui.status),
         advised: ui.advised,
         autoplay: ui.autoplay,
+        counted: session.counts_for_best(),
         help: ui.help,
         colors,
     }
@@ -221,7 +344,12 @@ fn on_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, key: KeyEvent) -> boo
         && matches!(session.screen(), Screen::Game { .. })
     {
         ui.pending = Some(key);
-        ui.status = format!("Moves not saved: {key} again drops them, s saves.");
+        ui.status = if key == 'q' {
+            "Moves not saved: q again leaves for the menu without them, s saves them and plays on, any other key plays on."
+        } else {
+            "Moves not saved: n again starts a new game without them, s saves them and plays on, any other key plays on."
+        }
+        .to_string();
         return true;
     }
     match session.screen() {
@@ -233,6 +361,9 @@ fn on_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, key: KeyEvent) -> boo
             let command = match c {
                 Some('k') if offers_more => Command::KeepPlaying,
                 Some('n') if offers_more => Command::NewGame(size),
+                // A move key held down past the game's last move must not leave its end
+                // unseen: the end screen asks for another key.
+                _ if direction_of(key.code).is_some() => return true,
                 _ => Command::Leave,
             };
             ui.status.clear();
@@ -305,11 +436,20 @@ fn game_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, key: KeyEvent, c: O
             report(session, ui, Command::Undo);
         }
         (_, Some('s')) => report(session, ui, Command::Save),
-        (_, Some('a')) => report(session, ui, Command::Advice),
+        (_, Some('a')) if session.players_ready() => report(session, ui, Command::Advice),
+        (_, Some('a')) => {
+            ui.waiting = Some(Waiting::Advice);
+            ui.status = "Thinking (the player is reading its network)...".to_string();
+        }
         (_, Some('t')) => report(session, ui, Command::NewTiles(!new_tiles)),
+        (_, Some('p')) if session.players_ready() => {
+            ui.waiting = Some(Waiting::Autoplay);
+            carry_out_waiting(session, ui);
+        }
         (_, Some('p')) => {
-            ui.autoplay = true;
-            ui.status = "The computer plays: any key takes over.".to_string();
+            ui.waiting = Some(Waiting::Autoplay);
+            ui.status =
+                "Thinking (the player is reading its network): any key takes over.".to_string();
         }
         (_, Some('n')) => {
             report(session, ui, Command::Leave);
@@ -392,6 +532,7 @@ fn report<S: Store>(session: &mut Session<S>, ui: &mut Ui, command: Command) {
             Event::ResumeFailed(e) => format!("Cannot resume: {e}"),
             Event::BestNotSaved(e) => super::best_not_saved(&e),
             Event::HistoryForgotten { kept } => super::history_forgotten(kept),
+            Event::ResumedUnder(rules) => super::resumed_under(&rules),
             Event::NewTiles { on: false } => {
                 "New tiles off: moves place no tile until t again.".to_string()
             }
@@ -402,355 +543,4 @@ fn report<S: Store>(session: &mut Session<S>, ui: &mut Ui, command: Command) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::render::KEYS_LINE;
-    use super::*;
-    use crate::model::board::Board;
-    use crate::model::game::Game;
-    use crate::model::rules::Rules;
-
-    fn game(rows: &[Vec<u64>], rules: Rules) -> Game {
-        Game::from_board(rules, Board::from_values(rows).unwrap())
-    }
-
-    fn view<'a>(screen: Screen<'a>, rules: &'a Rules, colors: ColorMode) -> View<'a> {
-        View {
-            screen,
-            rules,
-            menu: MenuStyle::OneSize,
-            new_tile: None,
-            status: "",
-            advised: None,
-            autoplay: false,
-            help: false,
-            colors,
-        }
-    }
-
-    /// The game screen of `g` without colour, for a `width` x `height` terminal.
-    fn render_plain_game(g: &Game, rules: &Rules, width: usize, height: usize) -> Frame {
-        let screen = Screen::Game { game: g, best: 0 };
-        render(&view(screen, rules, ColorMode::None), width, height)
-    }
-
-    #[test]
-    fn the_3x3_game_screen_without_colour() {
-        let rules = Rules::mini();
-        let g = game(&[vec![2, 0, 4], vec![0, 8, 0], vec![0, 0, 2]], rules);
-        let mut v = view(Screen::Game { game: &g, best: 12 }, &rules, ColorMode::None);
-        v.new_tile = Some((2, 2));
-        v.status = "Game saved to power11.saved.";
-        // Each cell is 6 wide (4 digits + 2), centred, with a blank between cells.
-        let expected = [
-            "Power-11  mini 3x3, goal 512",
-            "Score 0   Best 12   Moves 0",
-            "                      ",
-            "   2      .      4    ",
-            "                      ",
-            "                      ",
-            "   .      8      .    ",
-            "                      ",
-            "                new   ",
-            "   .      .      2    ",
-            "                      ",
-            "Game saved to power11.saved.",
-            KEYS_LINE,
-        ]
-        .map(|line| format!("{line}\n"))
-        .concat();
-        assert_eq!(render(&v, 100, 30).to_text(), expected);
-    }
-
-    #[test]
-    fn t_switches_new_tiles_off_and_on_and_the_screen_says_so() {
-        use crate::model::game::{Snapshot, Timeline};
-        use crate::model::random::seeded;
-        use crate::players::{AnyPlayer, RandomPlayer};
-        use crate::session::{MemoryStore, Settings};
-        let rules = Rules::mini();
-        let mut session = Session::new(
-            Settings {
-                rules,
-                menu: MenuStyle::OneSize,
-            },
-            seeded(1),
-            MemoryStore::new(),
-            AnyPlayer::Random(RandomPlayer),
-        );
-        let board = Board::from_values(&[vec![128, 64, 64], vec![32, 256, 128], vec![0; 3]]);
-        session.start_from(Timeline::new(Snapshot {
-            board: board.unwrap(),
-            score: 0,
-        }));
-        let mut ui = Ui::default();
-        let mut press = |session: &mut Session<MemoryStore>, c: char| {
-            assert!(on_key(
-                session,
-                &mut ui,
-                KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)
-            ));
-            render(&view_of(session, &ui, ColorMode::None), 100, 40).to_text()
-        };
-        // The board's nine lines (the marks of a new tile are on the first of each cell's three).
-        let board = |screen: &str| -> String {
-            screen
-                .lines()
-                .skip(2)
-                .take(9)
-                .collect::<Vec<_>>()
-                .join("\n")
-        };
-        let screen = press(&mut session, 't');
-        assert!(
-            screen.contains("\nScore 0   Best 0   Moves 0   New tiles off\n"),
-            "{screen}"
-        );
-        assert!(screen.contains("\nNew tiles off: moves place no tile until t again.\n"));
-        // Left: the slide alone, no new tile (and none marked).
-        let screen = press(&mut session, 'l');
-        assert_eq!(
-            board(&screen),
-            [
-                "                      ",
-                "  128    128     .    ",
-                "                      ",
-                "                      ",
-                "   32    256    128   ",
-                "                      ",
-                "                      ",
-                "   .      .      .    ",
-                "                      ",
-            ]
-            .join("\n"),
-            "{screen}"
-        );
-        assert!(
-            screen.contains("\nScore 128   Best 128   Moves 1   New tiles off\n"),
-            "{screen}"
-        );
-        // The help names the key; t again turns new tiles back on.
-        assert!(press(&mut session, '?').contains("\nt: new tiles off / on    Ctrl-Z: suspend"));
-        let screen = press(&mut session, 't');
-        assert!(
-            screen.contains("\nScore 128   Best 128   Moves 1\n"),
-            "{screen}"
-        );
-        assert!(screen.contains("\nNew tiles on again.\n"), "{screen}");
-        let screen = press(&mut session, 'l');
-        assert!(
-            board(&screen).contains("new"),
-            "a new tile, marked: {screen}"
-        );
-    }
-
-    #[test]
-    fn colours_follow_the_mode() {
-        let rules = Rules::classic();
-        let g = game(
-            &[
-                vec![2048, 0, 0, 0],
-                vec![0; 4],
-                vec![0; 4],
-                vec![0, 0, 0, 2],
-            ],
-            rules,
-        );
-        let screen = Screen::Game { game: &g, best: 0 };
-        let ansi = |mode| {
-            let mut out = Vec::new();
-            render(&view(screen, &rules, mode), 100, 30)
-                .write_to(&mut out)
-                .unwrap();
-            String::from_utf8(out).unwrap()
-        };
-        // 2048's background, #edc22e, in 24-bit colour.
-        assert!(ansi(ColorMode::TrueColor).contains("\u{1b}[48;2;237;194;46m"));
-        assert!(ansi(ColorMode::Ansi256).contains("\u{1b}[48;5;"));
-        assert!(!ansi(ColorMode::None).contains("\u{1b}[48;"));
-        let basic = ansi(ColorMode::Basic);
-        assert!(basic.contains("\u{1b}[43m"), "2048 on the basic yellow");
-        assert!(!basic.contains("\u{1b}[48;"), "no palette or 24-bit colour");
-        let xterm = Some("xterm-256color");
-        let cases = [
-            (("auto", true, Some("truecolor"), xterm), ColorMode::None),
-            (("always", true, None, xterm), ColorMode::Ansi256),
-            (("never", false, None, xterm), ColorMode::None),
-            (
-                ("auto", false, Some("24bit"), Some("vt100")),
-                ColorMode::TrueColor,
-            ),
-            (
-                ("auto", false, None, Some("tmux-256color")),
-                ColorMode::Ansi256,
-            ),
-            (
-                ("auto", false, None, Some("xterm-kitty")),
-                ColorMode::Ansi256,
-            ),
-            (("auto", false, None, Some("xterm")), ColorMode::Basic),
-            (("auto", false, None, Some("linux")), ColorMode::Basic),
-            (("auto", false, None, Some("vt100")), ColorMode::None),
-            (("auto", false, None, Some("vte")), ColorMode::Basic),
-            (("always", false, None, Some("vt220")), ColorMode::Basic),
-        ];
-        for ((flag, no_color, colorterm, term), mode) in cases {
-            assert_eq!(
-                ColorMode::choose(flag, no_color, colorterm, term),
-                mode,
-                "--color {flag}, NO_COLOR {no_color}, COLORTERM {colorterm:?}, TERM {term:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn an_8x8_board_and_a_six_digit_tile_widen_the_screen() {
-        let rules = Rules::classic().with_size(8).unwrap();
-        let mut rows = vec![vec![0u64; 8]; 8];
-        rows[0][0] = 131_072;
-        let g = game(&rows, rules);
-        let frame = render_plain_game(&g, &rules, 200, 60);
-        let text = frame.to_text();
-        // Cells are 8 wide (6 digits + 2) and 8 of them, each followed by a blank.
-        assert!(text.contains("\n  131072  "), "{text}");
-        assert_eq!(
-            frame.lines[3]
-                .iter()
-                .map(|s| s.text.chars().count())
-                .sum::<usize>(),
-            1 + 8 * 9
-        );
-        // In a window too small for it, the screen says so.
-        let small = render_plain_game(&g, &rules, 40, 20);
-        assert!(small.cramped);
-        // It needs the compact layout's size: the key line's width, a line a board row.
-        assert_eq!(
-            small.to_text(),
-            "Window too small:\nneeds 78x12,\nhas 40x20.\nEnlarge it, or q.\n"
-        );
-        // Every screen of a 4x4 game, key help shown, fits an 80x24 terminal.
-        let rules = Rules::classic();
-        let g = game(
-            &[vec![2048, 0, 0, 0], vec![0; 4], vec![0; 4], vec![0; 4]],
-            rules,
-        );
-        let mut v = view(Screen::Game { game: &g, best: 1 }, &rules, ColorMode::None);
-        v.help = true;
-        assert!(
-            !render(&v, 80, 24).cramped,
-            "{}",
-            render(&v, 200, 60).to_text()
-        );
-    }
-
-    /// Hostile-user item 9: every size, with six-digit tiles and the help shown, fits 80x24
-    /// (7x7 and 8x8 in the compact layout, a line a row, the new tile marked with a `*`).
-    #[test]
-    fn every_size_fits_80x24_compact_where_it_must() {
-        for n in 3..=8 {
-            let rules = Rules::classic().with_size(n).unwrap();
-            let mut rows = vec![vec![2u64; n]; n];
-            rows[0][0] = 131_072;
-            let g = game(&rows, rules);
-            let mut v = view(Screen::Game { game: &g, best: 1 }, &rules, ColorMode::None);
-            v.new_tile = Some((n - 1, n - 1));
-            v.status = "Game saved to power11.saved.";
-            for help in [false, true] {
-                v.help = help;
-                let frame = render(&v, 80, 24);
-                assert!(!frame.cramped, "{n}x{n}: {}", render(&v, 200, 60).to_text());
-                let compact = frame.lines.len() < 3 * n + 4;
-                assert_eq!(compact, n >= 7 || (help && n >= 5), "{n}x{n}, help {help}");
-                if compact {
-                    assert!(frame.to_text().contains(" 2*"), "{}", frame.to_text());
-                }
-            }
-        }
-    }
-
-    /// Hostile-user items 6 and 7: a window too small still shows the status line (a question
-    /// is never asked unseen), wrapped to the window, and the frame never outgrows it.
-    #[test]
-    fn a_cramped_frame_keeps_the_status_line() {
-        let rules = Rules::power11(4).unwrap();
-        let g = game(
-            &[vec![2, 0, 0, 0], vec![0; 4], vec![0; 4], vec![0; 4]],
-            rules,
-        );
-        let mut v = view(Screen::Game { game: &g, best: 8 }, &rules, ColorMode::None);
-        v.status = "Moves not saved: q again drops them, s saves.";
-        let frame = render(&v, 30, 10);
-        assert!(frame.cramped);
-        assert_eq!(
-            frame.to_text(),
-            "Moves not saved: q again drops\nthem, s saves.\n\nWindow too small:\nneeds 78x8,\nhas 30x10.\nEnlarge it, or q.\n"
-        );
-        let tiny = render(&v, 12, 3);
-        assert!(
-            tiny.width() <= 12 && tiny.lines.len() <= 3,
-            "{}",
-            tiny.to_text()
-        );
-        assert!(tiny.to_text().starts_with("Moves not\n"));
-    }
-
-    /// Hostile-user item 12: the Power-11 game shows its best score full-screen.
-    #[test]
-    fn power11_games_show_their_best_score() {
-        let rules = Rules::power11(4).unwrap();
-        let g = game(
-            &[vec![2, 0, 0, 0], vec![0; 4], vec![0; 4], vec![0; 4]],
-            rules,
-        );
-        let text = render_plain_game_with_best(&g, &rules, 96);
-        assert!(text.contains("Score 0   Best 96   Moves 0"), "{text}");
-    }
-
-    fn render_plain_game_with_best(g: &Game, rules: &Rules, best: i128) -> String {
-        let screen = Screen::Game { game: g, best };
-        render(&view(screen, rules, ColorMode::None), 100, 30).to_text()
-    }
-
-    #[test]
-    fn the_end_screens_say_what_the_line_game_says() {
-        let rules = Rules::power11(3).unwrap();
-        let lost = game(&[vec![2, 4, 2], vec![4, 2, 4], vec![2, 4, 2]], rules);
-        let text = render(
-            &view(
-                Screen::End {
-                    game: &lost,
-                    best: 0,
-                    offers_more: false,
-                },
-                &rules,
-                ColorMode::None,
-            ),
-            100,
-            30,
-        )
-        .to_text();
-        assert!(
-            text.ends_with("YOU LOST!\nPress any key to return to the menu.\n"),
-            "{text}"
-        );
-        let rules = Rules::classic();
-        let won = game(
-            &[vec![2048, 0, 0, 0], vec![0; 4], vec![0; 4], vec![0; 4]],
-            rules,
-        );
-        let text = render(
-            &view(
-                Screen::End {
-                    game: &won,
-                    best: 0,
-                    offers_more: true,
-                },
-                &rules,
-                ColorMode::None,
-            ),
-            100,
-            30,
-        )
-        .to_text();
-        assert!(text.contains("YOU WON WITH A SCORE OF 0\nk - keep playing, n - start a new game"));
-    }
-}
+mod tests;

@@ -1,6 +1,7 @@
 //! The full-screen frame: what a screen shows, as lines of styled spans, for a window of a
 //! given size. Pure: tests and the benchmark call [`render`] with no terminal.
 
+use super::palette::{ColorMode, basic_code};
 use crate::model::board::{Board, tile_value};
 use crate::model::direction::Direction;
 use crate::model::game::Game;
@@ -12,154 +13,8 @@ use crossterm::style::{
     Attribute, Color, Print, ResetColor, SetAttribute, SetBackgroundColor, SetForegroundColor,
 };
 use crossterm::{cursor, queue, terminal};
+use std::fmt::Write as _;
 use std::io::{self, Write};
-
-/// How colours are drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum ColorMode {
-    /// No colour (`NO_COLOR`, `--color never`, a monochrome terminal such as a VT100): tiles
-    /// are told apart by their numbers.
-    None,
-    /// The 8 colours every colour terminal has (`TERM=xterm`, `linux`, `screen`): each tile's
-    /// colour is the nearest of a fixed table, its text black or white.
-    Basic,
-    /// The 256-colour palette (`TERM=xterm-256color`, `tmux-256color`, ...).
-    Ansi256,
-    /// 24-bit colour (`COLORTERM=truecolor`).
-    TrueColor,
-}
-
-impl ColorMode {
-    /// The mode for `--color` (`auto`, `always`, `never`) and the environment's conventions:
-    /// `NO_COLOR`, `COLORTERM`, and what `TERM` names. `always` draws in colour even where the
-    /// terminal's name says it has none (at least [`ColorMode::Basic`]).
-    pub fn choose(
-        flag: &str,
-        no_color: bool,
-        colorterm: Option<&str>,
-        term: Option<&str>,
-    ) -> ColorMode {
-        let best = ColorMode::of_terminal(colorterm, term);
-        match flag {
-            "never" => ColorMode::None,
-            "always" => best.max(ColorMode::Basic),
-            _ if no_color => ColorMode::None,
-            _ => best,
-        }
-    }
-
-    /// What a terminal draws, by the conventions programs share: `COLORTERM=truecolor` (or
-    /// `24bit`) for 24-bit colour; a `TERM` naming 256 colours (`*256color*`, `*-direct`) or a
-    /// terminal known to have them; none for `dumb` and the VT terminals (`vt100`, `vt220`);
-    /// else the 8 basic colours. Windows consoles set no `TERM` and have 256 colours.
-    fn of_terminal(colorterm: Option<&str>, term: Option<&str>) -> ColorMode {
-        const WITH_256: &[&str] = &[
-            "alacritty",
-            "foot",
-            "wezterm",
-            "xterm-kitty",
-            "xterm-ghostty",
-        ];
-        if matches!(colorterm, Some("truecolor" | "24bit")) {
-            return ColorMode::TrueColor;
-        }
-        match term {
-            None if cfg!(windows) => ColorMode::Ansi256,
-            Some(t)
-                if t.contains("256color") || t.ends_with("-direct") || WITH_256.contains(&t) =>
-            {
-                ColorMode::Ansi256
-            }
-            Some(t) if t == "dumb" || is_vt(t) => ColorMode::None,
-            _ => ColorMode::Basic,
-        }
-    }
-
-    /// How a colour of the web game's palette is drawn.
-    fn color(self, (r, g, b): (u8, u8, u8)) -> Option<Color> {
-        match self {
-            ColorMode::None => None,
-            ColorMode::TrueColor => Some(Color::Rgb { r, g, b }),
-            ColorMode::Ansi256 => {
-                // The 6x6x6 cube of the 256-colour palette.
-                let level = |v: u8| (u16::from(v) * 5 + 127) / 255;
-                Some(Color::AnsiValue(
-                    (16 + 36 * level(r) + 6 * level(g) + level(b)) as u8,
-                ))
-            }
-            ColorMode::Basic => Some(nearest_basic(r, g, b)),
-        }
-    }
-
-    /// A tile's text and background colours. In 8 colours the text is black or white, the one
-    /// that stands out on the basic colour the background became (the web game's text colour
-    /// can become that very colour).
-    pub(super) fn tile(self, exponent: u8) -> (Option<Color>, Option<Color>) {
-        let (background, text) = tile_colors(exponent);
-        let background = self.color(background);
-        let text = match (self, background) {
-            (ColorMode::Basic, Some(back)) => Some(contrasting(back)),
-            _ => self.color(text),
-        };
-        (text, background)
-    }
-}
-
-/// Black or white, whichever reads on `background`, one of the 8 basic colours.
-fn contrasting(background: Color) -> Color {
-    match background {
-        Color::Black | Color::DarkRed | Color::DarkBlue | Color::DarkMagenta => Color::White,
-        _ => Color::Black,
-    }
-}
-
-/// The nearest of the 8 colours every colour terminal has (as xterm draws them).
-fn nearest_basic(r: u8, g: u8, b: u8) -> Color {
-    const BASIC: [(Color, (i32, i32, i32)); 8] = [
-        (Color::Black, (0, 0, 0)),
-        (Color::DarkRed, (205, 0, 0)),
-        (Color::DarkGreen, (0, 205, 0)),
-        (Color::DarkYellow, (205, 205, 0)),
-        (Color::DarkBlue, (0, 0, 238)),
-        (Color::DarkMagenta, (205, 0, 205)),
-        (Color::DarkCyan, (0, 205, 205)),
-        (Color::Grey, (229, 229, 229)),
-    ];
-    let (r, g, b) = (i32::from(r), i32::from(g), i32::from(b));
-    BASIC
-        .iter()
-        .min_by_key(|(_, (br, bg, bb))| (r - br).pow(2) + (g - bg).pow(2) + (b - bb).pow(2))
-        .map_or(Color::Reset, |&(color, _)| color)
-}
-
-/// The plain colour code `code` (30-37 text, 40-47 background), as a command.
-fn basic(code: u8) -> Print<String> {
-    Print(format!("\x1b[{code}m"))
-}
-
-/// Whether `term` names a DEC VT terminal (`vt100`, `vt220`), which has no colour; `vte`
-/// (GNOME's terminals) has.
-fn is_vt(term: &str) -> bool {
-    term.strip_prefix("vt")
-        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
-}
-
-/// The number (0 to 7) of one of the 8 basic colours, written as the plain codes (`ESC [ 3N m`,
-/// `ESC [ 4N m`) every colour terminal reads; crossterm writes them as palette entries
-/// (`ESC [ 38;5;N m`), which a terminal of 8 colours does not.
-fn basic_code(color: Color) -> Option<u8> {
-    match color {
-        Color::Black => Some(0),
-        Color::DarkRed => Some(1),
-        Color::DarkGreen => Some(2),
-        Color::DarkYellow => Some(3),
-        Color::DarkBlue => Some(4),
-        Color::DarkMagenta => Some(5),
-        Color::DarkCyan => Some(6),
-        Color::Grey | Color::White => Some(7),
-        _ => None,
-    }
-}
 
 /// A piece of text in one style.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -199,6 +54,13 @@ pub struct Frame {
     pub lines: Vec<Vec<Span>>,
     /// The window was too small: the frame only says so (and game keys wait).
     pub cramped: bool,
+    /// The lines that draw the board (their first and one past their last), centred as one
+    /// block: the advice's arrow beside the middle row does not move it.
+    pub board: (usize, usize),
+    /// The column and row of its top left corner in the window (it is drawn centred).
+    pub left: usize,
+    /// See `left`.
+    pub top: usize,
 }
 
 impl Frame {
@@ -227,7 +89,8 @@ impl Frame {
     pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
         queue!(out, terminal::Clear(terminal::ClearType::All))?;
         for (row, spans) in self.lines.iter().enumerate() {
-            queue!(out, cursor::MoveTo(0, row as u16))?;
+            let at = |v: usize| u16::try_from(v).unwrap_or(u16::MAX);
+            queue!(out, cursor::MoveTo(at(self.left), at(self.top + row)))?;
             for span in spans {
                 if let Some(fg) = span.fg {
                     match basic_code(fg) {
@@ -254,29 +117,6 @@ impl Frame {
     }
 }
 
-/// The colours of a tile, close to the original web game's: background and text.
-fn tile_colors(exponent: u8) -> ((u8, u8, u8), (u8, u8, u8)) {
-    const DARK: (u8, u8, u8) = (0x77, 0x6e, 0x65);
-    const LIGHT: (u8, u8, u8) = (0xf9, 0xf6, 0xf2);
-    let background = match exponent {
-        0 => (0xcd, 0xc1, 0xb4),
-        1 => (0xee, 0xe4, 0xda),
-        2 => (0xed, 0xe0, 0xc8),
-        3 => (0xf2, 0xb1, 0x79),
-        4 => (0xf5, 0x95, 0x63),
-        5 => (0xf6, 0x7c, 0x5f),
-        6 => (0xf6, 0x5e, 0x3b),
-        7 => (0xed, 0xcf, 0x72),
-        8 => (0xed, 0xcc, 0x61),
-        9 => (0xed, 0xc8, 0x50),
-        10 => (0xed, 0xc5, 0x3f),
-        11 => (0xed, 0xc2, 0x2e),
-        _ => (0x3c, 0x3a, 0x32),
-    };
-    let text = if exponent <= 2 { DARK } else { LIGHT };
-    (background, text)
-}
-
 /// Everything a frame shows.
 #[derive(Clone, Debug)]
 pub struct View<'a> {
@@ -294,36 +134,124 @@ pub struct View<'a> {
     pub advised: Option<Direction>,
     /// Whether the computer is playing.
     pub autoplay: bool,
+    /// Whether the game counts for the best score (a person played every move from a normal
+    /// start); the score line says so when it does not.
+    pub counted: bool,
     /// Whether the key help is shown in full.
     pub help: bool,
     /// How colours are drawn.
     pub colors: ColorMode,
 }
 
-/// The key help under the board: it fits an 80-column terminal.
-pub(super) const KEYS_LINE: &str =
-    "arrows hjk udlr: move  b undo  s save  a advice  p auto  n new  ? help  q menu";
+/// The plain colour code `code` (30-37 text, 40-47 background), as a command.
+fn basic(code: u8) -> Print<String> {
+    Print(format!("\x1b[{code}m"))
+}
 
-/// The frame for `view`, for a terminal of `width` x `height` characters: boards drawn three
-/// lines a row where they fit, else one line a row (so every size 3 to 8 fits 80x24), else a
-/// frame that says the window is too small and still shows the status line, so a question
-/// (`q again drops them`) is never asked unseen.
+/// The key help under the board, the longest that fits the window: every key where 80
+/// columns are, fewer where not (`?` shows them all).
+pub(super) const KEY_LINES: [&str; 3] = [
+    "arrows hjk udlr: move  b undo  s save  a advice  p auto  n new  ? help  q menu",
+    "arrows: move  b undo  s save  a advice  p auto  ? keys  q menu",
+    "arrows: move  b undo  ? keys  q menu",
+];
+
+/// How a board is drawn: each tile `width` columns by `height` lines, `gap` columns of the
+/// terminal's own background between tiles and `gap_lines` lines between rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Layout {
+    width: usize,
+    height: usize,
+    gap: usize,
+    gap_lines: usize,
+}
+
+/// The layouts tried for `board`, largest first: tiles of about the web game's square shape
+/// (a terminal's character is about twice as tall as wide), then a line a tile with a gap line
+/// between rows, then without one. A tile is always wide enough for the board's widest number
+/// with a blank on each side.
+fn layouts(board: &Board) -> impl Iterator<Item = Layout> {
+    let least = cell_width(board) + 2;
+    [
+        (15, 7, 2, 1),
+        (13, 6, 2, 1),
+        (11, 5, 2, 1),
+        (9, 4, 2, 1),
+        (7, 3, 2, 1),
+        (0, 1, 1, 1),
+        (0, 1, 1, 0),
+    ]
+    .into_iter()
+    .map(move |(width, height, gap, gap_lines)| Layout {
+        width: least.max(width),
+        height,
+        gap,
+        gap_lines,
+    })
+}
+
+/// The frame for `view`, for a terminal of `width` x `height` characters: the largest layout
+/// that fits, centred, else a frame that says the window is too small and still shows the
+/// status line, so a question (`q again leaves ...`) is never asked unseen.
 pub fn render(view: &View<'_>, width: usize, height: usize) -> Frame {
-    let roomy = render_with(view, Layout::Roomy, width);
-    if roomy.width() <= width && roomy.lines.len() <= height {
-        return roomy;
+    let board = match view.screen {
+        Screen::Game { game, .. } | Screen::End { game, .. } => Some(*game.board()),
+        Screen::Menu | Screen::Closed => None,
+    };
+    let tried: Vec<Layout> = board.as_ref().map_or_else(
+        || {
+            vec![Layout {
+                width: 0,
+                height: 1,
+                gap: 1,
+                gap_lines: 0,
+            }]
+        },
+        |board| layouts(board).collect(),
+    );
+    for &layout in &tried {
+        for keys in KEY_LINES {
+            let mut frame = render_with(view, layout, keys, width);
+            if frame.width() <= width && frame.lines.len() <= height {
+                centre_board(&mut frame);
+                frame.left = (width - frame.width()) / 2;
+                frame.top = (height - frame.lines.len()) / 2;
+                return frame;
+            }
+        }
     }
-    let compact = render_with(view, Layout::Compact, width);
-    if compact.width() <= width && compact.lines.len() <= height {
-        return compact;
+    too_small(view, *tried.last().expect("a layout"), width, height)
+}
+
+/// The board's lines centred in the frame's width, as one block (the advice's arrow beside
+/// its middle row does not move it); the text around it stays at the frame's left edge.
+fn centre_board(frame: &mut Frame) {
+    let width = frame.width();
+    let line_width = |spans: &[Span]| spans.iter().map(|s| s.text.chars().count()).sum::<usize>();
+    let (first, end) = frame.board;
+    let board = frame.lines.get(first).map_or(0, |spans| line_width(spans));
+    let shift = (width - board) / 2;
+    if shift == 0 {
+        return;
     }
+    for spans in &mut frame.lines[first..end] {
+        if !spans.is_empty() {
+            spans.insert(0, Span::plain(" ".repeat(shift)));
+        }
+    }
+}
+
+/// The frame of a window too small for `view` even in `smallest`: the status line, then what
+/// the screen needs.
+fn too_small(view: &View<'_>, smallest: Layout, width: usize, height: usize) -> Frame {
+    let keys = KEY_LINES[KEY_LINES.len() - 1];
     // The board's width, and its height with the status line wrapped to that width.
     let bare = View {
         status: "",
         ..view.clone()
     };
-    let wide = render_with(&bare, Layout::Compact, width).width();
-    let needed = (wide, render_with(view, Layout::Compact, wide).lines.len());
+    let wide = render_with(&bare, smallest, keys, width).width();
+    let needed = (wide, render_with(view, smallest, keys, wide).lines.len());
     let mut small = Frame {
         cramped: true,
         ..Frame::default()
@@ -371,46 +299,66 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-/// How a board is drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Layout {
-    /// Three lines a row: the number on the middle one, `new` above it.
-    Roomy,
-    /// One line a row, the new tile marked by a `*` after its number.
-    Compact,
+/// `parts` on one line, as far apart as `width` lets them be (three blanks, two, one), or on
+/// as many lines as they need.
+fn spread(parts: &[&str], width: usize) -> Vec<String> {
+    for gap in ["   ", "  ", " "] {
+        let line = parts.join(gap);
+        if line.chars().count() <= width {
+            return vec![line];
+        }
+    }
+    let mut lines = vec![String::new()];
+    for part in parts {
+        let last = lines.last_mut().expect("never empty");
+        let used = last.chars().count();
+        if used > 0 && used + 3 + part.chars().count() > width {
+            lines.push((*part).to_string());
+        } else {
+            if used > 0 {
+                last.push_str("   ");
+            }
+            last.push_str(part);
+        }
+    }
+    lines
 }
 
-/// The frame of `view` in `layout`, its status line wrapped at `width`: a message is as long as
-/// what it names (a path, a file's problem), and the window is not too small for the board
-/// because of it.
-fn render_with(view: &View<'_>, layout: Layout, width: usize) -> Frame {
+/// The frame of `view` with its board in `layout` and `keys` as its key line, its status line
+/// wrapped at `width`: a message is as long as what it names (a path, a file's problem), and
+/// the window is not too small for the board because of it.
+fn render_with(view: &View<'_>, layout: Layout, keys: &str, width: usize) -> Frame {
     let mut frame = Frame::default();
     let status = wrap(&shown_status(view), width);
     match view.screen {
         Screen::Menu | Screen::Closed => render_menu(view, &status, &mut frame),
         Screen::Game { game, best } => {
-            render_game(view, &status, game, best, None, layout, &mut frame);
+            let parts = (layout, keys, width);
+            render_game(view, &status, game, best, None, parts, &mut frame);
         }
         Screen::End {
             game,
             best,
             offers_more,
-        } => render_game(
-            view,
-            &status,
-            game,
-            best,
-            Some(offers_more),
-            layout,
-            &mut frame,
-        ),
+        } => {
+            let parts = (layout, keys, width);
+            render_game(
+                view,
+                &status,
+                game,
+                best,
+                Some(offers_more),
+                parts,
+                &mut frame,
+            );
+        }
     }
     if view.help {
         frame.line(vec![]);
         for line in [
             "Move: arrows, h (left) j (down) k (up), or u d l r as in the line game",
             "b, Backspace: undo one move    s: save to the save file",
-            "a: advice, the move and why    p: the computer plays (a key takes over)",
+            "a: advice, the move and why    p: the computer plays (+ - its speed)",
             "n: new game    q: the menu (both ask first if moves are unsaved)",
             "t: new tiles off / on    Ctrl-Z: suspend    Ctrl-C: leave at once",
             "?, Esc: close this help",
@@ -456,120 +404,130 @@ fn status_lines(status: &[String], frame: &mut Frame) {
     }
 }
 
+/// The game's title: Power-11 and, for other rules, their name, then the board and the goal
+/// (the rule set named once).
+fn title(rules: &Rules, n: usize) -> String {
+    let goal = rules
+        .goal()
+        .map_or("no goal".to_string(), |g| format!("goal {}", tile_value(g)));
+    let name = rules.variant().name();
+    if name == "power11" {
+        format!("  {n}x{n}, {goal}")
+    } else {
+        format!("  {name} {n}x{n}, {goal}")
+    }
+}
+
 fn render_game(
     view: &View<'_>,
     status: &[String],
     game: &Game,
     best: i128,
     end: Option<bool>,
-    layout: Layout,
+    (layout, keys, width): (Layout, &str, usize),
     frame: &mut Frame,
 ) {
     let rules = game.rules();
     let n = game.board().size();
-    let goal = rules
-        .goal()
-        .map_or("no goal".to_string(), |g| format!("goal {}", tile_value(g)));
     frame.line(vec![
         Span::bold("Power-11"),
-        Span::plain(format!("  {} {n}x{n}, {goal}", rules.variant().name())),
-        Span::plain(if view.autoplay {
-            "   [computer playing]"
-        } else {
-            ""
-        }),
+        Span::plain(title(rules, n)),
+        Span::plain(if view.autoplay { "  [computer]" } else { "" }),
     ]);
-    let tiles = if game.new_tiles() {
-        ""
-    } else {
-        "   New tiles off"
-    };
-    frame.line(vec![Span::plain(format!(
-        "Score {}   Best {best}   Moves {}{tiles}",
-        game.score(),
-        game.undo_depth()
-    ))]);
+    let (score, best, moves) = (
+        format!("Score {}", game.score()),
+        format!("Best {best}"),
+        format!("Moves {}", game.undo_depth()),
+    );
+    let mut parts = vec![score.as_str(), best.as_str()];
+    if !view.counted {
+        parts.push("(not counted)");
+    }
+    parts.push(moves.as_str());
+    if !game.new_tiles() {
+        parts.push("New tiles off");
+    }
+    for line in spread(&parts, width) {
+        frame.line(vec![Span::plain(line)]);
+    }
+    frame.line(vec![]);
+    let first = frame.lines.len();
     render_board(view, game.board(), layout, frame);
+    frame.board = (first, frame.lines.len());
     if let Some(offers_more) = end {
         let message = end_message(game.status(), game.score()).unwrap_or_default();
         frame.line(vec![Span::bold(message)]);
         frame.line(vec![Span::plain(if offers_more {
-            "k - keep playing, n - start a new game, any other key - back to the menu"
+            "k - keep playing, n - new game, Enter - the menu"
         } else {
-            "Press any key to return to the menu."
+            "Enter (or any key but a move) - the menu"
         })]);
     } else {
         status_lines(status, frame);
-        frame.line(vec![Span::plain(KEYS_LINE)]);
+        frame.line(vec![Span::plain(keys)]);
     }
 }
 
 fn render_board(view: &View<'_>, board: &Board, layout: Layout, frame: &mut Frame) {
     let n = board.size();
-    // The line game's cell width, and a blank on each side of the number.
-    let width = cell_width(board) + 2;
+    let width = layout.width;
+    let middle = layout.height / 2;
     let arrow = view.advised.map(|d| match d {
         Direction::Up => "  ^ advised",
         Direction::Down => "  v advised",
         Direction::Left => "  < advised",
         Direction::Right => "  > advised",
     });
-    let subs: &[usize] = match layout {
-        Layout::Roomy => &[0, 1, 2],
-        Layout::Compact => &[1],
-    };
     for r in 0..n {
-        for &sub in subs {
-            let mut spans = vec![Span::plain(" ")];
+        if r > 0 {
+            for _ in 0..layout.gap_lines {
+                frame.line(vec![]);
+            }
+        }
+        for sub in 0..layout.height {
+            let mut spans = Vec::with_capacity(2 * n + 1);
             for c in 0..n {
+                if c > 0 {
+                    spans.push(Span::plain(" ".repeat(layout.gap)));
+                }
                 let e = board.get(r, c);
-                let (fg, bg) = view.colors.tile(e);
+                let style = view.colors.tile(e);
                 let marked = view.new_tile == Some((r, c));
-                let text = match (sub, e) {
-                    (1, 0) => format!("{:^width$}", "."),
-                    (1, _) if marked && layout == Layout::Compact => {
-                        // The number keeps its place; the `*` takes the blank after it.
-                        let mut cell = format!("{:^width$}", tile_value(e));
-                        let end = cell.trim_end().len();
-                        cell.replace_range(end..=end, "*");
-                        cell
+                let mut text = String::with_capacity(width);
+                match (sub == middle, e) {
+                    // Empty cells are blank blocks; without colour a dot shows where they are.
+                    (true, 0) if view.colors == ColorMode::None => {
+                        let _ = write!(text, "{:^width$}", ".");
                     }
-                    (1, _) => format!("{:^width$}", tile_value(e)),
-                    (0, _) if marked => format!("{:^width$}", "new"),
-                    _ => " ".repeat(width),
-                };
+                    (true, 0) => text.push_str(&" ".repeat(width)),
+                    (true, _) if marked && layout.height == 1 => {
+                        // The number keeps its place; the `*` takes the blank after it.
+                        let _ = write!(text, "{:^width$}", tile_value(e));
+                        let end = text.trim_end().len();
+                        text.replace_range(end..=end, "*");
+                    }
+                    (true, _) => {
+                        let _ = write!(text, "{:^width$}", tile_value(e));
+                    }
+                    (false, _) if marked && sub + 1 == middle => {
+                        let _ = write!(text, "{:^width$}", "new");
+                    }
+                    (false, _) => text.push_str(&" ".repeat(width)),
+                }
                 spans.push(Span {
                     text,
-                    fg,
-                    bg,
-                    bold: e > 0 && sub == 1,
+                    fg: style.fg,
+                    bg: style.bg,
+                    bold: style.bold && sub == middle,
                 });
-                spans.push(Span::plain(" "));
             }
             if r == n / 2
-                && sub == 1
+                && sub == middle
                 && let Some(arrow) = arrow
             {
                 spans.push(Span::bold(arrow));
             }
             frame.line(spans);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Regression (review): in 8 colours the number of an 8 or a 128 was written in the code
-    /// of its own background (the web game's light text and its light tile both became grey).
-    #[test]
-    fn in_8_colours_a_number_never_takes_its_tiles_colour() {
-        for exponent in 0..=17 {
-            let (fg, bg) = ColorMode::Basic.tile(exponent);
-            let (fg, bg) = (fg.and_then(basic_code), bg.and_then(basic_code));
-            assert!(fg.is_some() && bg.is_some(), "{exponent}");
-            assert_ne!(fg, bg, "the tile of exponent {exponent}");
         }
     }
 }
