@@ -124,7 +124,8 @@ Files:
   best scores, solved 3x3 tables and learned weights live in $POWER11_DATA_DIR (set and not
   empty: an empty value counts as unset, as with NO_COLOR), else the platform's data
   directory (~/.local/share/power11 on Linux). Best scores are kept per rule set and size for
-  games played by hand; --autoplay and bench games are the computer's and are not recorded
+  games a person played every move of from a new game or a resume: not --autoplay, bench or
+  --tui's p games, not games with new tiles switched off, not games started from --board
 
 Examples:
   power11                                play Power-11 (menu: e = Easy 5x5, h = Hard 4x4)

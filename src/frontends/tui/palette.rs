@@ -81,7 +81,7 @@ impl ColorMode {
     /// How the tile of `exponent` (0 for an empty cell) is drawn. The digits are bold on
     /// every tile but in 8 colours, where bold is one of the scheme's three parts.
     pub fn tile(self, exponent: u8) -> TileStyle {
-        let (background, text) = web_colors(exponent);
+        let background = web_background(exponent);
         let bold = exponent > 0;
         match self {
             ColorMode::None => TileStyle {
@@ -90,15 +90,19 @@ impl ColorMode {
                 bold,
             },
             ColorMode::TrueColor => TileStyle {
-                fg: Some(rgb(text)),
+                fg: Some(rgb(text_on(background))),
                 bg: Some(rgb(background)),
                 bold,
             },
-            ColorMode::Ansi256 => TileStyle {
-                fg: Some(Color::AnsiValue(nearest_256(text, &[]))),
-                bg: Some(Color::AnsiValue(backgrounds_256()[shade(exponent)])),
-                bold,
-            },
+            ColorMode::Ansi256 => {
+                let entry = backgrounds_256()[shade(exponent)];
+                let text = text_on(palette_256(entry));
+                TileStyle {
+                    fg: Some(Color::AnsiValue(nearest_256(text, &[]))),
+                    bg: Some(Color::AnsiValue(entry)),
+                    bold,
+                }
+            }
             ColorMode::Basic => basic_style(exponent),
         }
     }
@@ -129,11 +133,39 @@ fn shade(exponent: u8) -> usize {
     }
 }
 
-/// The web game's colours of a tile, background and text, and dark ones of our own past 2048
-/// (where the web game draws every tile alike).
-fn web_colors(exponent: u8) -> ((u8, u8, u8), (u8, u8, u8)) {
-    const DARK: (u8, u8, u8) = (0x77, 0x6e, 0x65);
-    const LIGHT: (u8, u8, u8) = (0xf9, 0xf6, 0xf2);
+/// The web game's dark and light digits.
+const DARK: (u8, u8, u8) = (0x77, 0x6e, 0x65);
+const LIGHT: (u8, u8, u8) = (0xf9, 0xf6, 0xf2);
+
+/// The web game's digits that read better on `background`: of its dark and light ones, the one
+/// of the higher contrast (WCAG's ratio of relative luminances). The web game draws light digits
+/// on its pale yellows (128 to 2048), which read poorly; they get the dark ones.
+fn text_on(background: (u8, u8, u8)) -> (u8, u8, u8) {
+    let luminance = |(r, g, b): (u8, u8, u8)| {
+        let linear = |v: u8| {
+            let v = f64::from(v) / 255.0;
+            if v <= 0.039_28 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+    };
+    let contrast = |a: (u8, u8, u8), b: (u8, u8, u8)| {
+        let (x, y) = (luminance(a), luminance(b));
+        (x.max(y) + 0.05) / (x.min(y) + 0.05)
+    };
+    if contrast(DARK, background) >= contrast(LIGHT, background) {
+        DARK
+    } else {
+        LIGHT
+    }
+}
+
+/// The web game's background of a tile, and dark ones of our own past 2048 (where the web game
+/// draws every tile alike).
+fn web_background(exponent: u8) -> (u8, u8, u8) {
     const BACKGROUNDS: [(u8, u8, u8); SHADES] = [
         (0xcd, 0xc1, 0xb4),
         (0xee, 0xe4, 0xda),
@@ -157,8 +189,7 @@ fn web_colors(exponent: u8) -> ((u8, u8, u8), (u8, u8, u8)) {
         (0x2a, 0x2a, 0x6a),
         (0x11, 0x11, 0x11),
     ];
-    let text = if exponent <= 2 { DARK } else { LIGHT };
-    (BACKGROUNDS[shade(exponent)], text)
+    BACKGROUNDS[shade(exponent)]
 }
 
 /// The colour of entry `index` (16 to 255) of the 256-colour palette, as xterm draws it: a
@@ -177,11 +208,13 @@ fn palette_256(index: u8) -> (u8, u8, u8) {
     )
 }
 
-/// The entry of the 256-colour palette nearest `color` that is not in `taken`.
+/// The entry of the 256-colour palette nearest `color` that is not in `taken`, by the
+/// "redmean" distance (RGB weighted as the eye weighs it, more than plain RGB distance does).
 fn nearest_256(color: (u8, u8, u8), taken: &[u8]) -> u8 {
     let distance = |(r, g, b): (u8, u8, u8)| {
         let d = |a: u8, b: u8| (i32::from(a) - i32::from(b)).pow(2);
-        d(r, color.0) + d(g, color.1) + d(b, color.2)
+        let mean = (i32::from(r) + i32::from(color.0)) / 2;
+        (512 + mean) * d(r, color.0) + 1024 * d(g, color.1) + (767 - mean) * d(b, color.2)
     };
     (16..=255)
         .filter(|index| !taken.contains(index))
@@ -197,7 +230,7 @@ fn backgrounds_256() -> &'static [u8; SHADES] {
         let mut table = [0; SHADES];
         for shade in 0..SHADES {
             let exponent = u8::try_from(shade).expect("a few shades");
-            table[shade] = nearest_256(web_colors(exponent).0, &table[..shade]);
+            table[shade] = nearest_256(web_background(exponent), &table[..shade]);
         }
         table
     })
@@ -275,7 +308,7 @@ mod tests {
             assert_ne!(style.fg, style.bg, "the digits of {e} in their background");
         }
         // The first shades take the nearest entry outright.
-        assert_eq!(backgrounds_256()[0], nearest_256(web_colors(0).0, &[]));
+        assert_eq!(backgrounds_256()[0], nearest_256(web_background(0), &[]));
     }
 
     #[test]
