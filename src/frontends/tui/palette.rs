@@ -213,7 +213,7 @@ fn palette_256(index: u8) -> (u8, u8, u8) {
 fn nearest_256(color: (u8, u8, u8), taken: &[u8]) -> u8 {
     let distance = |(r, g, b): (u8, u8, u8)| {
         let d = |a: u8, b: u8| (i32::from(a) - i32::from(b)).pow(2);
-        let mean = (i32::from(r) + i32::from(color.0)) / 2;
+        let mean = i32::midpoint(i32::from(r), i32::from(color.0));
         (512 + mean) * d(r, color.0) + 1024 * d(g, color.1) + (767 - mean) * d(b, color.2)
     };
     (16..=255)
