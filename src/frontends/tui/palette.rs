@@ -13,7 +13,7 @@ pub enum ColorMode {
     /// are told apart by their numbers.
     None,
     /// The 8 colours every colour terminal has (`TERM=xterm`, `linux`, `screen`): a scheme of
-    /// its own ([`basic_style`]).
+    /// its own, in which every value differs in digits, background or bold.
     Basic,
     /// The 256-colour palette (`TERM=xterm-256color`, `tmux-256color`, ...).
     Ansi256,
