@@ -202,7 +202,7 @@ fn computer_games_record_no_best_score_and_help_says_so() {
     let help = run.run(&["--help"], "");
     assert!(
         help.stdout
-            .contains("--autoplay and bench games are the computer's and are not recorded"),
+            .contains("resume: not --autoplay, bench or\n  --tui's p games, not games with new tiles switched off"),
         "{}",
         help.stdout
     );

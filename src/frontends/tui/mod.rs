@@ -138,10 +138,8 @@ pub fn run<S: Store>(
                 if !io::stdout().is_terminal() {
                     break; // The terminal is gone.
                 }
-                // The computer plays only on a board the window shows.
-                if ui.autoplay && !ui.cramped {
-                    autoplay_move(&mut session, &mut ui);
-                    dirty = true;
+                if ui.autoplay {
+                    dirty |= autoplay_move(&mut session, &mut ui);
                 }
                 continue;
             }
@@ -230,11 +228,12 @@ fn carry_out_waiting<S: Store>(session: &mut Session<S>, ui: &mut Ui) {
     }
 }
 
-/// One move of the autoplay, when it is due, on a game in progress (it stops at a game's end).
-fn autoplay_move<S: Store>(session: &mut Session<S>, ui: &mut Ui) {
+/// One move of the autoplay, when it is due, on a game in progress the window shows (it waits
+/// while the window is too small, and stops at a game's end); true if the screen changed.
+fn autoplay_move<S: Store>(session: &mut Session<S>, ui: &mut Ui) -> bool {
     let now = Instant::now();
-    if ui.next_move.is_some_and(|at| at > now) {
-        return;
+    if ui.cramped || ui.next_move.is_some_and(|at| at > now) {
+        return false;
     }
     if let Screen::Game { .. } = session.screen() {
         play(session, ui, Command::ComputerMove);
@@ -246,6 +245,7 @@ fn autoplay_move<S: Store>(session: &mut Session<S>, ui: &mut Ui) {
         ui.autoplay = false;
         ui.next_move = None;
     }
+    true
 }
 
 /// Whether `code` speeds the autoplay up (`+`, `=` on the same key) or slows it down (`-`).

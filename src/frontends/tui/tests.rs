@@ -426,3 +426,85 @@ fn the_autoplay_pace_halves_and_doubles_within_its_bounds() {
     assert_eq!(paced(SLOWEST, false), SLOWEST);
     assert!(autoplay_status(Duration::ZERO).contains("as fast as the screen draws"));
 }
+
+/// A session of mini games with the random player, its first game started from `rows`.
+fn mini_session(rows: &[Vec<u64>]) -> Session<crate::session::MemoryStore> {
+    use crate::model::game::{Snapshot, Timeline};
+    use crate::model::random::seeded;
+    use crate::players::{AnyPlayer, RandomPlayer};
+    use crate::session::{MemoryStore, Settings};
+    let mut session = Session::new(
+        Settings {
+            rules: Rules::mini(),
+            menu: MenuStyle::OneSize,
+        },
+        seeded(1),
+        MemoryStore::new(),
+        AnyPlayer::Random(RandomPlayer),
+    );
+    let board = Board::from_values(rows).unwrap();
+    session.start_from(Timeline::new(Snapshot { board, score: 0 }));
+    session
+}
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+#[test]
+fn the_end_screen_waits_for_a_key_that_is_not_a_move() {
+    // One move from 512: Left wins.
+    let mut session = mini_session(&[vec![256, 256, 0], vec![0; 3], vec![0; 3]]);
+    let mut ui = Ui::default();
+    assert!(on_key(&mut session, &mut ui, key(KeyCode::Left)));
+    assert!(matches!(session.screen(), Screen::End { .. }));
+    // The arrow held down, and the letters that move: the end stays on the screen.
+    for code in [
+        KeyCode::Left,
+        KeyCode::Up,
+        KeyCode::Char('l'),
+        KeyCode::Char('j'),
+    ] {
+        assert!(on_key(&mut session, &mut ui, key(code)));
+        assert!(matches!(session.screen(), Screen::End { .. }), "{code:?}");
+    }
+    assert!(on_key(&mut session, &mut ui, key(KeyCode::Enter)));
+    assert!(matches!(session.screen(), Screen::Menu));
+}
+
+#[test]
+fn the_autoplay_waits_while_the_window_is_too_small() {
+    let mut session = mini_session(&[vec![2, 0, 0], vec![0; 3], vec![0, 0, 2]]);
+    let mut ui = Ui {
+        autoplay: true,
+        cramped: true,
+        ..Ui::default()
+    };
+    let moves = |session: &Session<crate::session::MemoryStore>| match session.screen() {
+        Screen::Game { game, .. } => game.undo_depth(),
+        _ => panic!("a game"),
+    };
+    assert!(!autoplay_move(&mut session, &mut ui));
+    assert_eq!(moves(&session), 0, "no move while the board is not shown");
+    ui.cramped = false;
+    assert!(autoplay_move(&mut session, &mut ui));
+    assert_eq!(moves(&session), 1);
+    assert!(!session.counts_for_best(), "the computer's move");
+}
+
+#[test]
+fn the_unsaved_moves_question_says_what_each_key_does() {
+    let mut session = mini_session(&[vec![2, 0, 0], vec![0; 3], vec![0, 0, 2]]);
+    let mut ui = Ui::default();
+    assert!(on_key(&mut session, &mut ui, key(KeyCode::Left)));
+    assert!(on_key(&mut session, &mut ui, key(KeyCode::Char('q'))));
+    assert_eq!(
+        ui.status,
+        "Moves not saved: q again leaves for the menu without them, s saves them and plays on, any other key plays on."
+    );
+    assert!(on_key(&mut session, &mut ui, key(KeyCode::Char('s'))));
+    assert!(
+        matches!(session.screen(), Screen::Game { .. }),
+        "s plays on"
+    );
+}
