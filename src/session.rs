@@ -8,7 +8,7 @@
 //! through a [`Store`], which the program backs with files and tests with memory.
 
 use crate::model::direction::Direction;
-use crate::model::game::{Game, Status, Timeline};
+use crate::model::game::{Game, Snapshot, Status, Timeline};
 use crate::model::random::GameRng;
 use crate::model::rules::{Rules, Score, Turn};
 use crate::model::size::Size;
@@ -259,6 +259,9 @@ pub struct Session<S> {
     state: State,
     /// What the game in progress means for its best score.
     tally: Tally,
+    /// The saves this session wrote of games that did not count (each as its number of
+    /// states and its last state): resumed, they still do not count.
+    uncounted_saves: Vec<(usize, Snapshot)>,
 }
 
 /// What a game means for its best score. A game counts only if a person played every move
@@ -269,6 +272,11 @@ pub struct Session<S> {
 struct Tally {
     counts: bool,
     peak: Score,
+}
+
+/// What tells a save apart from another: its number of states and its last state.
+fn fingerprint(timeline: &Timeline) -> (usize, Snapshot) {
+    (timeline.states().len(), *timeline.current())
 }
 
 impl Tally {
@@ -294,6 +302,7 @@ impl<S: Store> Session<S> {
                 counts: true,
                 peak: 0,
             },
+            uncounted_saves: Vec::new(),
         }
     }
 
@@ -409,8 +418,9 @@ impl<S: Store> Session<S> {
             }
             Command::Resume => match self.store.load() {
                 Ok(Some(timeline)) => {
+                    let counts = !self.uncounted_saves.contains(&fingerprint(&timeline));
                     let game = self.bounded(Game::resume(self.settings.rules, timeline));
-                    self.tally = Tally::of(&game, true);
+                    self.tally = Tally::of(&game, counts);
                     let size = game.board().size();
                     let events = if self.menu_sizes().iter().any(|s| s.get() == size) {
                         Vec::new()
@@ -445,7 +455,16 @@ impl<S: Store> Session<S> {
                 }
             }
             Command::Save => match self.store.save(game.timeline()) {
-                Ok(left_out) => Event::Saved { left_out },
+                Ok(left_out) => {
+                    if !self.tally.counts {
+                        // A few are enough: a session saves one game at a time.
+                        if self.uncounted_saves.len() >= 16 {
+                            self.uncounted_saves.remove(0);
+                        }
+                        self.uncounted_saves.push(fingerprint(game.timeline()));
+                    }
+                    Event::Saved { left_out }
+                }
                 Err(e) => Event::SaveFailed(e),
             },
             Command::Undo if game.undo() => Event::Undone,
@@ -572,7 +591,6 @@ impl<S: Store> Session<S> {
 mod tests {
     use super::*;
     use crate::model::board::Board;
-    use crate::model::game::Snapshot;
     use crate::model::random::seeded;
     use crate::players::RandomPlayer;
 
@@ -605,9 +623,7 @@ mod tests {
     fn save_then_resume_restores_the_game_with_its_history() {
         let mut s = session(Rules::mini(), MenuStyle::OneSize);
         s.handle(Command::NewGame(Size::new(3).unwrap()));
-        for _ in 0..5 {
-            s.handle(Command::ComputerMove);
-        }
+        play_until_it_scores(&mut s);
         let Screen::Game { game, .. } = s.screen() else {
             panic!("a game")
         };
@@ -762,6 +778,28 @@ mod tests {
             s.handle(Command::Leave);
             assert_eq!(s.store().best(&Rules::mini()), None, "{how}");
         }
+    }
+
+    /// Regression (hostile-user trial): a game that did not count, saved and resumed in the
+    /// same session, counted again.
+    #[test]
+    fn a_game_that_does_not_count_still_does_not_once_saved_and_resumed() {
+        let mut s = session(Rules::mini(), MenuStyle::OneSize);
+        let board = Board::from_values(&[vec![256, 256, 0], vec![0; 3], vec![0; 3]]).unwrap();
+        s.start_from(Timeline::new(Snapshot { board, score: 0 }));
+        assert!(matches!(s.handle(Command::Save)[..], [Event::Saved { .. }]));
+        s.handle(Command::Leave);
+        assert!(s.handle(Command::Resume).is_empty());
+        assert!(!s.counts_for_best());
+        s.handle(Command::Move(Direction::Left));
+        s.handle(Command::Leave);
+        assert_eq!(s.store().best(&Rules::mini()), None);
+        // A game by hand, saved and resumed, counts.
+        s.handle(Command::NewGame(Size::new(3).unwrap()));
+        s.handle(Command::Save);
+        s.handle(Command::Leave);
+        s.handle(Command::Resume);
+        assert!(s.counts_for_best());
     }
 
     #[test]

@@ -197,11 +197,24 @@ pub(super) struct RefereeArgs {
     #[arg(long, value_name = "'PROGRAM ARGS'")]
     pub(super) run: Option<String>,
     /// With --run: the seconds a run may take before it is stopped (and said to hang).
-    #[arg(long, value_name = "SECONDS", default_value = "5", requires = "run", value_parser = parse_seconds)]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value = "5",
+        requires = "run",
+        allow_negative_numbers = true,
+        value_parser = parse_seconds
+    )]
     pub(super) timeout: f64,
     /// With --run: play N generated key scripts (both sizes, moves, undos, saves, quit and
     /// resume) instead of --keys, and keep each failing one.
-    #[arg(long, value_name = "N", requires = "run", value_parser = parse_count)]
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "run",
+        allow_negative_numbers = true,
+        value_parser = parse_count
+    )]
     pub(super) scripts: Option<u64>,
     /// The seed of the generated scripts (any 64-bit number; random if not given).
     #[arg(long, value_name = "N", requires = "scripts", value_parser = parse_seed)]

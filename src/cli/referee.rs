@@ -5,15 +5,20 @@
 
 use super::args::RefereeArgs;
 use super::{StandardOutput, UsageError};
-use crate::files::runs::{Ended, RunOutput, keep_failure, read_any_text, run_fresh};
+use crate::files::runs::{
+    Ended, RunOutput, check_keep_dir, keep_failure, read_any_text, run_fresh,
+};
 use crate::model::random::{mix, seeded};
 use crate::referee::{Options, Report, referee, scripts, to_text};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The most of a transcript read, or of a run's output kept: 512 MiB.
+/// The most of a transcript read: 512 MiB.
 const MAX_TRANSCRIPT: u64 = 512 << 20;
+/// The most of a run's output kept: 64 MiB (a million boards; a program printing more is
+/// stopped as one that prints without end).
+const MAX_RUN_OUTPUT: usize = 64 << 20;
 /// The most of a keys file read.
 const MAX_KEYS: u64 = 64 << 20;
 
@@ -35,6 +40,13 @@ pub(super) fn run_referee(args: &RefereeArgs) -> anyhow::Result<()> {
         .as_deref()
         .expect("clap requires --keys without --scripts");
     let keys = read(keys_path, MAX_KEYS)?;
+    if keys.trim().is_empty() {
+        return Err(UsageError(format!(
+            "{}: no keys in it (each character that is not a blank is a key)",
+            crate::files::shown(keys_path)
+        ))
+        .into());
+    }
     let (transcript, save, run) = if let Some(command) = &args.run {
         let output = run_program(command, &keys, args.timeout)?;
         let transcript = String::from_utf8_lossy(&output.stdout).into_owned();
@@ -62,10 +74,11 @@ pub(super) fn run_referee(args: &RefereeArgs) -> anyhow::Result<()> {
         });
         writeln!(out, "{json}")?;
     } else {
-        out.write_all(to_text(&report).as_bytes())?;
+        // How the run ended comes first: a crash or a hang explains the boards missing.
         if let Some(run) = &run {
             writeln!(out, "{}", run_words(run))?;
         }
+        out.write_all(to_text(&report).as_bytes())?;
     }
     out.flush()?;
     verdict(&report, run_fault.as_deref())
@@ -102,9 +115,16 @@ fn run_program(command: &str, keys: &str, timeout: f64) -> anyhow::Result<RunOut
         &program,
         keys.as_bytes(),
         Duration::from_secs_f64(timeout),
-        MAX_TRANSCRIPT as usize,
+        MAX_RUN_OUTPUT,
     )
-    .map_err(|e| UsageError(format!("--run: {}", crate::files::system_words(&e))).into())
+    .map_err(|e| {
+        let hint = if e.kind() == std::io::ErrorKind::NotFound && !program[0].contains('/') {
+            " (not on PATH: give its path, as ./name)"
+        } else {
+            ""
+        };
+        UsageError(format!("--run: {e}{hint}")).into()
+    })
 }
 
 /// What went wrong with a run itself, apart from the rules: a crash, a hang, output without end.
@@ -120,7 +140,7 @@ fn run_problem(run: &RunOutput) -> Option<String> {
         )),
         Ended::OutputCapped => Some(format!(
             "the program printed more than {} MiB and was stopped",
-            MAX_TRANSCRIPT >> 20
+            MAX_RUN_OUTPUT >> 20
         )),
     }
 }
@@ -169,6 +189,7 @@ fn run_scripts(args: &RefereeArgs, count: u64, options: Options) -> anyhow::Resu
         .keep
         .clone()
         .unwrap_or_else(|| PathBuf::from("referee-failures"));
+    check_keep_dir(&keep).map_err(UsageError)?;
     let mut out = StandardOutput::lock();
     let mut failed = Vec::new();
     for index in 0..count {

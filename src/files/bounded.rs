@@ -2,7 +2,6 @@
 //! memory (a link to `/dev/zero`, a huge file) or block on a FIFO.
 
 use crate::files::open::{OpenError, open_regular};
-use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
@@ -53,7 +52,7 @@ pub fn read_regular(path: &Path, limit: u64, expect: Expect) -> Result<Vec<u8>, 
 /// file larger than that is refused before it is read, a stream as soon as it passes it, and a
 /// directory ([`BoundedReadError::NotRegular`]) at once.
 pub fn read_stream(path: &Path, limit: u64, expect: Expect) -> Result<Vec<u8>, BoundedReadError> {
-    let file = File::open(path).map_err(BoundedReadError::Io)?;
+    let file = crate::files::open::open_stream(path).map_err(BoundedReadError::Io)?;
     let size = match file.metadata() {
         // A directory opens, but has no bytes to read.
         Ok(meta) if meta.is_dir() => return Err(BoundedReadError::NotRegular("a directory")),

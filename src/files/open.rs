@@ -75,6 +75,27 @@ pub fn open_regular(path: &Path) -> Result<(File, Metadata), OpenError> {
     regular(file)
 }
 
+/// The file at `path` opened to read as a stream (a regular file, a pipe such as `<(...)`):
+/// opened without waiting for a FIFO's writer, then read as usual, so a FIFO nobody writes to
+/// reads as empty rather than hanging the program at its open.
+pub fn open_stream(path: &Path) -> io::Result<File> {
+    let file = without_blocking(OpenOptions::new().read(true)).open(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        let fd = file.as_raw_fd();
+        // SAFETY: fcntl reads and sets the flags of a descriptor this function owns.
+        let ok = unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            flags >= 0 && libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) >= 0
+        };
+        if !ok {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(file)
+}
+
 /// The lock file at `path`, opened to be locked (made, empty, if it is not there): never a
 /// link (a link at a lock's name was put there by someone else: refused, not followed), and
 /// never anything but a regular file.

@@ -9,6 +9,8 @@ use crate::files::save::{FileError, SAVE_FILE, write_atomic};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// How a run ended.
@@ -42,21 +44,43 @@ pub struct RunOutput {
 /// The most of standard error kept.
 const MAX_STDERR: usize = 64 << 10;
 
-/// Reads `source` up to `cap` bytes; true if it had more.
-fn read_capped(mut source: impl Read, cap: usize) -> (Vec<u8>, bool) {
-    let mut kept = Vec::new();
+/// What a reader thread has read so far, and whether there was more than its cap.
+type Collected = Arc<Mutex<(Vec<u8>, bool)>>;
+
+/// Reads `source` into `into` up to `cap` bytes (noting if it had more), a block at a time, so
+/// that what was read is there even if the reading never ends (a process the program left
+/// behind holds the pipe open).
+fn read_capped(mut source: impl Read, cap: usize, into: &Collected) {
     let mut block = vec![0u8; 64 << 10];
     loop {
-        match source.read(&mut block) {
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Ok(0) | Err(_) => return (kept, false),
-            Ok(n) if kept.len() + n > cap => {
-                kept.extend_from_slice(&block[..cap - kept.len()]);
-                return (kept, true);
-            }
-            Ok(n) => kept.extend_from_slice(&block[..n]),
+        let n = match source.read(&mut block) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Ok(0) | Err(_) => return,
+            Ok(n) => n,
+        };
+        let mut collected = into.lock().unwrap_or_else(PoisonError::into_inner);
+        let room = cap - collected.0.len();
+        collected.0.extend_from_slice(&block[..n.min(room)]);
+        if n > room {
+            collected.1 = true;
+            return;
         }
     }
+}
+
+/// Reads `source` on a thread of its own into what it returns.
+fn collect(source: impl Read + Send + 'static, cap: usize) -> (Collected, JoinHandle<()>) {
+    let collected: Collected = Arc::default();
+    let into = Arc::clone(&collected);
+    (
+        collected,
+        std::thread::spawn(move || read_capped(source, cap, &into)),
+    )
+}
+
+/// What `collected` holds now.
+fn taken(collected: &Collected) -> (Vec<u8>, bool) {
+    std::mem::take(&mut *collected.lock().unwrap_or_else(PoisonError::into_inner))
 }
 
 /// Runs `program` (its path and arguments) in a fresh temporary directory with `input` on its
@@ -110,31 +134,41 @@ pub fn run_fresh(
     let writer = std::thread::spawn(move || {
         let _ = stdin.write_all(&input);
     });
-    let out_reader = std::thread::spawn(move || read_capped(stdout, cap));
-    let err_reader = std::thread::spawn(move || read_capped(stderr, MAX_STDERR));
+    let (out, out_reader) = collect(stdout, cap);
+    let (err, err_reader) = collect(stderr, MAX_STDERR);
+    let capped = || out.lock().unwrap_or_else(PoisonError::into_inner).1;
     let mut ended = None;
     while ended.is_none() {
-        if let Some(status) = child.try_wait()? {
+        if capped() {
+            ended = Some(Ended::OutputCapped);
+        } else if let Some(status) = child.try_wait()? {
             ended = Some(status_of(status));
         } else if started.elapsed() >= timeout {
-            stop(&mut child);
             ended = Some(Ended::TimedOut);
-        } else if out_reader.is_finished() && child.try_wait()?.is_none() {
-            // Its output closed or passed the cap while it runs on.
-            std::thread::sleep(Duration::from_millis(5));
         } else {
             std::thread::sleep(Duration::from_millis(2));
         }
     }
-    let (stdout, capped) = out_reader.join().unwrap_or_default();
-    if capped && ended != Some(Ended::TimedOut) {
-        stop(&mut child);
+    // Whatever it started in its group is stopped with it; a process that left the group
+    // (`setsid`) and holds its output open is not waited for past the time limit.
+    stop(&mut child);
+    while !(out_reader.is_finished() && err_reader.is_finished()) {
+        if started.elapsed() >= timeout {
+            if ended.is_some_and(|e| matches!(e, Ended::Exited(_) | Ended::Signal(_))) {
+                ended = Some(Ended::TimedOut);
+            }
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let (stdout, more) = taken(&out);
+    if more {
         ended = Some(Ended::OutputCapped);
     }
-    // Whatever it started (a child that kept the pipes open) is stopped too.
-    stop(&mut child);
-    let (stderr, _) = err_reader.join().unwrap_or_default();
-    let _ = writer.join();
+    let (stderr, _) = taken(&err);
+    if writer.is_finished() {
+        let _ = writer.join();
+    }
     let save = read_regular(&dir.path().join(SAVE_FILE), 256 << 20, Expect::Bytes).ok();
     Ok(RunOutput {
         stdout,
@@ -170,6 +204,25 @@ fn status_of(status: std::process::ExitStatus) -> Ended {
     Ended::Exited(status.code().unwrap_or(-1))
 }
 
+/// Whether failing scripts can be kept in `dir`: a folder, or nothing yet (it is made when a
+/// script fails). Checked before any script runs, so a bad `--keep` loses no report.
+pub fn check_keep_dir(dir: &Path) -> Result<(), String> {
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(meta) => Err(format!(
+            "--keep {}: {}, not a folder to keep failing scripts in",
+            crate::files::shown(dir),
+            crate::files::open::kind_words(meta.file_type())
+        )),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(format!(
+            "--keep {}: {}",
+            crate::files::shown(dir),
+            crate::files::system_words(&e)
+        )),
+    }
+}
+
 /// Keeps a failing script in `dir` (made if it is not there): `script-NNNN.keys`, what the
 /// program printed (`.out`) and its save (`.saved`), each written atomically. Returns the
 /// keys file's path.
@@ -195,11 +248,22 @@ pub fn keep_failure(
 
 /// A file the referee reads (the keys, a transcript, a save), whatever its bytes: a program
 /// may print anything, so bytes that are not UTF-8 read as U+FFFD. A regular file or a stream
-/// (`<(...)`) of at most `limit` bytes; the error is the whole message, naming the file.
+/// (`<(...)`, a FIFO: one nobody writes to reads as empty) of at most `limit` bytes, or standard
+/// input for `-`; the error is the whole message, naming the file.
 pub fn read_any_text(path: &Path, limit: u64) -> Result<String, String> {
-    use crate::files::bounded::{BoundedReadError, read_stream};
-    let shown = crate::files::shown(path);
-    match read_stream(path, limit, Expect::Bytes) {
+    use crate::files::bounded::{BoundedReadError, read_standard_input, read_stream};
+    let stdin = path == Path::new("-");
+    let shown = if stdin {
+        "standard input".to_string()
+    } else {
+        crate::files::shown(path)
+    };
+    let read = if stdin {
+        read_standard_input(limit, Expect::Bytes)
+    } else {
+        read_stream(path, limit, Expect::Bytes)
+    };
+    match read {
         Ok(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
         Err(BoundedReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => {
             Err(format!("{shown}: no such file"))

@@ -371,8 +371,9 @@ pub fn referee(keys: &str, transcript: &str, save: Option<&str>, options: Option
     if let Some((_, Some(order))) = &save_kind {
         warnings.push(order.clone());
     }
+    // Under `--strict` the format's deviations are violations, and no longer warnings.
     if options.strict {
-        violations.extend(warnings.iter().cloned());
+        violations.append(&mut warnings);
     }
     Report {
         keys: keys.len(),

@@ -54,6 +54,9 @@ pub fn boards_side_by_side(finding: &Finding) -> String {
             board_lines(printed),
         ));
     }
+    if columns.is_empty() {
+        return String::new();
+    }
     let height = columns.iter().map(|(_, l)| l.len()).max().unwrap_or(0);
     let widths: Vec<usize> = columns
         .iter()
@@ -89,7 +92,11 @@ fn place(finding: &Finding) -> String {
     let mut parts = Vec::new();
     match (finding.board, finding.line) {
         (Some(board), Some(line)) => parts.push(format!("board {board} (transcript line {line})")),
-        (Some(board), None) => parts.push(format!("board {board} (after the last board printed)")),
+        (Some(1), None) => parts.push("board 1 (none was printed)".to_string()),
+        (Some(board), None) => parts.push(format!(
+            "board {board} (missing: the transcript ends after board {})",
+            board - 1
+        )),
         _ => {}
     }
     if let Some(key) = finding.key {

@@ -9,6 +9,8 @@
 use super::{Finding, Rule};
 use crate::model::board::Board;
 use crate::model::rules::Score;
+use std::borrow::Cow;
+use std::collections::VecDeque;
 
 /// A board as printed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,7 +61,10 @@ impl Warnings {
 
 /// `line` without terminal control sequences (`ESC [ ... letter`, `ESC ] ... BEL`, other
 /// `ESC x` pairs), carriage returns and other control characters.
-fn plain(line: &str) -> String {
+fn plain(line: &str) -> Cow<'_, str> {
+    if !line.chars().any(|c| c.is_control() && c != '\t') {
+        return Cow::Borrowed(line);
+    }
     let mut out = String::with_capacity(line.len());
     let mut chars = line.chars().peekable();
     while let Some(c) = chars.next() {
@@ -85,7 +90,7 @@ fn plain(line: &str) -> String {
             out.push(c);
         }
     }
-    out
+    Cow::Owned(out)
 }
 
 /// Whether `line` is a frame: `#` only, at least three.
@@ -132,9 +137,9 @@ fn end_line(line: &str) -> Option<(End, bool)> {
 
 /// A board's rows as printed, if `lines` (the rows after a top frame, then the bottom frame)
 /// make one: the cells of each row and the index of the bottom frame.
-fn rows_of(lines: &[String]) -> Option<(Vec<Vec<String>>, usize)> {
+fn rows_of<'a>(lines: impl Iterator<Item = &'a str>) -> Option<(Vec<Vec<String>>, usize)> {
     let mut rows = Vec::new();
-    for (i, line) in lines.iter().enumerate().take(9) {
+    for (i, line) in lines.enumerate().take(9) {
         let line = line.trim();
         if is_frame(line) {
             return Some((rows, i));
@@ -145,16 +150,32 @@ fn rows_of(lines: &[String]) -> Option<(Vec<Vec<String>>, usize)> {
     None
 }
 
-/// The boards of `text`, and its format warnings.
+/// The lines a board can take after its top frame: up to 8 rows and the bottom frame.
+const LOOK_AHEAD: usize = 9;
+
+/// The boards of `text`, and its format warnings. Lines are read through a window of the few
+/// a board can take, so a transcript of millions of short lines takes no more memory than its
+/// boards.
 pub(super) fn scan(text: &str) -> Scanned {
-    let lines: Vec<String> = text.split('\n').map(plain).collect();
+    let mut source = text.split('\n').map(plain);
+    let mut window: VecDeque<Cow<'_, str>> = VecDeque::with_capacity(LOOK_AHEAD + 1);
     let mut boards: Vec<Printed> = Vec::new();
     let mut warnings = Warnings::default();
     // The score line seen since the last board, and whether scores come before boards.
     let mut pending_score: Option<Score> = None;
+    // The line number (0-based) of the window's first line.
     let mut i = 0;
-    while i < lines.len() {
-        let line = lines[i].trim();
+    loop {
+        while window.len() <= LOOK_AHEAD {
+            match source.next() {
+                Some(line) => window.push_back(line),
+                None => break,
+            }
+        }
+        let Some(current) = window.pop_front() else {
+            break;
+        };
+        let line = current.trim();
         if let Some((score, exact)) = score_line(line) {
             if !exact {
                 warnings.add(Rule::ScoreLine, None, i + 1, format!("'{line}'"));
@@ -182,7 +203,7 @@ pub(super) fn scan(text: &str) -> Scanned {
             i += 1;
             continue;
         }
-        let Some((rows, bottom)) = rows_of(&lines[i + 1..]) else {
+        let Some((rows, bottom)) = rows_of(window.iter().map(AsRef::as_ref)) else {
             i += 1;
             continue;
         };
@@ -212,6 +233,7 @@ pub(super) fn scan(text: &str) -> Scanned {
             );
         }
         boards.push(printed);
+        window.drain(..=bottom);
         i += bottom + 2;
     }
     Scanned {

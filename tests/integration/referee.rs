@@ -304,3 +304,127 @@ fn failing_scripts_are_kept_for_replay() {
         replay.stdout
     );
 }
+
+/// `power11 args` in `run`'s directory, stopped by `timeout` if it takes 20 s: its exit code
+/// (124 if it hung) and what it printed.
+#[cfg(unix)]
+fn bounded(run: &Run, args: &[&str]) -> (i32, String, String) {
+    let bin = assert_cmd::cargo::cargo_bin("power11");
+    let output = std::process::Command::new("timeout")
+        .arg("20")
+        .arg(bin)
+        .args(args)
+        .current_dir(run.dir.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// Regression (hostile-user trial): a FIFO named as the transcript, the keys or the save hung
+/// the referee at its open; a program that left a process holding its output open kept the
+/// referee waiting past `--timeout`, for as long as that process lived.
+#[cfg(unix)]
+#[test]
+fn no_fifo_and_no_process_left_behind_hangs_the_referee() {
+    let run = Run::new();
+    std::fs::write(run.path("keys.txt"), "h\nq\nq\n").unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(run.path("fifo"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    for args in [
+        &["referee", "--keys", "keys.txt", "fifo"][..],
+        &["referee", "--keys", "fifo", "keys.txt"],
+    ] {
+        let (code, stdout, stderr) = bounded(&run, args);
+        assert_ne!(code, 124, "{args:?} hung");
+        assert!(code == 1 || code == 2, "{args:?}: {code} {stdout} {stderr}");
+    }
+    // The shell exits at once; the sleep it left in its group is stopped with it.
+    let (code, stdout, _) = bounded(
+        &run,
+        &[
+            "referee",
+            "--keys",
+            "keys.txt",
+            "--run",
+            "sh -c 'sleep 60 & echo hi'",
+        ],
+    );
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.starts_with("run: the program exited with code 0 after 0."),
+        "{stdout}"
+    );
+    // A process that left the group (setsid) is not waited for past the time limit.
+    let (code, stdout, _) = bounded(
+        &run,
+        &[
+            "referee",
+            "--keys",
+            "keys.txt",
+            "--timeout",
+            "1",
+            "--run",
+            "sh -c 'setsid sleep 60 & sleep 60'",
+        ],
+    );
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.starts_with("run: the program was still running after 1."),
+        "{stdout}"
+    );
+}
+
+/// Hostile-user trial: arguments that cannot work are refused before anything runs, with one
+/// line and exit code 2: an empty keys file, `--keep` naming a file, a program not on PATH.
+#[test]
+fn bad_inputs_are_refused_before_anything_runs() {
+    let run = Run::new();
+    std::fs::write(run.path("keys.txt"), "h\nq\nq\n").unwrap();
+    std::fs::write(run.path("empty.txt"), " \n").unwrap();
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["referee", "--keys", "empty.txt", "keys.txt"],
+            "power11: empty.txt: no keys in it (each character that is not a blank is a key)\n",
+        ),
+        (
+            &[
+                "referee",
+                "--run",
+                "false",
+                "--scripts",
+                "2",
+                "--keep",
+                "keys.txt",
+            ],
+            "power11: --keep keys.txt: a regular file, not a folder to keep failing scripts in\n",
+        ),
+        (
+            &[
+                "referee",
+                "--run",
+                "no-such-program-p11",
+                "--keys",
+                "keys.txt",
+            ],
+            "power11: --run: cannot run no-such-program-p11: no such file or directory (not on PATH: give its path, as ./name)\n",
+        ),
+    ];
+    for (args, says) in cases {
+        let ran = run.run(args, "");
+        assert_eq!((ran.code, ran.stderr.as_str()), (2, says), "{args:?}");
+        assert!(ran.stdout.is_empty(), "{args:?}: {}", ran.stdout);
+    }
+    // `-` reads the transcript from standard input.
+    let transcript = run.run(&["--seed", "1"], "h\nq\nq\n").stdout;
+    let ran = run.run(&["referee", "--keys", "keys.txt", "-"], transcript);
+    assert_eq!(ran.code, 0, "{}", ran.stdout);
+    assert!(ran.stdout.ends_with("3 keys, 1 boards: every rule holds\n"));
+}

@@ -279,7 +279,7 @@ fn autoplay_status(delay: Duration) -> String {
     } else {
         format!("a move every {} ms", delay.as_millis())
     };
-    format!("The computer plays, {pace}: + faster, - slower, any other key takes over.")
+    format!("The computer plays ({pace}): + faster, - slower, any key stops.")
 }
 
 /// Draws the screen; says whether the window was too small for it.
@@ -393,6 +393,7 @@ fn menu_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, c: Option<char>) ->
     if let Some(command) = command {
         ui.status.clear();
         ui.new_tile = None;
+        ui.advised = None;
         ui.unsaved = false;
         report(session, ui, command);
     }
@@ -457,6 +458,7 @@ fn game_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, key: KeyEvent, c: O
             ui.status.clear();
             ui.help = false;
             ui.new_tile = None;
+            ui.advised = None;
             ui.unsaved = false;
         }
         (_, Some('?')) => ui.help = !ui.help,

@@ -209,10 +209,21 @@ pub fn render(view: &View<'_>, width: usize, height: usize) -> Frame {
         },
         |board| layouts(board).collect(),
     );
+    // Room for the status lines a message takes (two below 80 columns, where advice wraps) is
+    // kept whether or not one shows, so that a message does not make the board jump to a
+    // smaller layout and back.
+    let in_game = board.is_some();
+    let status = wrap(&shown_status(view), width).len();
+    let wanted: usize = if width < 80 { 2 } else { 1 };
+    let reserve = if in_game {
+        wanted.saturating_sub(status)
+    } else {
+        0
+    };
     for &layout in &tried {
         for keys in KEY_LINES {
             let mut frame = render_with(view, layout, keys, width);
-            if frame.width() <= width && frame.lines.len() <= height {
+            if frame.width() <= width && frame.lines.len() + reserve <= height {
                 centre_board(&mut frame);
                 frame.left = (width - frame.width()) / 2;
                 frame.top = (height - frame.lines.len()) / 2;
@@ -220,17 +231,48 @@ pub fn render(view: &View<'_>, width: usize, height: usize) -> Frame {
             }
         }
     }
+    // The help alone, where it does not fit beside the board: it is what was asked for.
+    if view.help && in_game {
+        let mut frame = Frame::default();
+        frame.line(vec![Span::bold("Power-11 keys")]);
+        frame.line(vec![]);
+        help_lines(&mut frame);
+        if frame.width() <= width && frame.lines.len() <= height {
+            frame.left = (width - frame.width()) / 2;
+            frame.top = (height - frame.lines.len()) / 2;
+            return frame;
+        }
+    }
     too_small(view, *tried.last().expect("a layout"), width, height)
 }
 
-/// The board's lines centred in the frame's width, as one block (the advice's arrow beside
-/// its middle row does not move it); the text around it stays at the frame's left edge.
+/// The key help, each line at most 40 columns.
+fn help_lines(frame: &mut Frame) {
+    for line in [
+        "arrows, h j k, u d l r: move (l: left)",
+        "b, Backspace: undo     s: save",
+        "a: advice     p: computer plays (+ -)",
+        "n: new game   t: new tiles off / on",
+        "q: menu   Ctrl-Z: suspend   Ctrl-C: quit",
+        "?, Esc: close this help",
+    ] {
+        frame.line(vec![Span::plain(line)]);
+    }
+}
+
+/// The board's lines centred in the frame's width, as one block (its widest line, the middle
+/// row with the advice's arrow, sets the block's width); the text around it stays at the
+/// frame's left edge.
 fn centre_board(frame: &mut Frame) {
     let width = frame.width();
     let line_width = |spans: &[Span]| spans.iter().map(|s| s.text.chars().count()).sum::<usize>();
     let (first, end) = frame.board;
-    let board = frame.lines.get(first).map_or(0, |spans| line_width(spans));
-    let shift = (width - board) / 2;
+    let board = frame.lines[first..end]
+        .iter()
+        .map(|spans| line_width(spans))
+        .max()
+        .unwrap_or(0);
+    let shift = width.saturating_sub(board) / 2;
     if shift == 0 {
         return;
     }
@@ -251,7 +293,10 @@ fn too_small(view: &View<'_>, smallest: Layout, width: usize, height: usize) -> 
         ..view.clone()
     };
     let wide = render_with(&bare, smallest, keys, width).width();
-    let needed = (wide, render_with(view, smallest, keys, wide).lines.len());
+    let lines = render_with(view, smallest, keys, wide).lines.len();
+    let status = wrap(&shown_status(view), wide).len();
+    let wanted: usize = if wide < 80 { 2 } else { 1 };
+    let needed = (wide, lines + wanted.saturating_sub(status));
     let mut small = Frame {
         cramped: true,
         ..Frame::default()
@@ -355,16 +400,7 @@ fn render_with(view: &View<'_>, layout: Layout, keys: &str, width: usize) -> Fra
     }
     if view.help {
         frame.line(vec![]);
-        for line in [
-            "Move: arrows, h (left) j (down) k (up), or u d l r as in the line game",
-            "b, Backspace: undo one move    s: save to the save file",
-            "a: advice, the move and why    p: the computer plays (+ - its speed)",
-            "n: new game    q: the menu (both ask first if moves are unsaved)",
-            "t: new tiles off / on    Ctrl-Z: suspend    Ctrl-C: leave at once",
-            "?, Esc: close this help",
-        ] {
-            frame.line(vec![Span::plain(line)]);
-        }
+        help_lines(&mut frame);
     }
     frame
 }
@@ -450,7 +486,10 @@ fn render_game(
     for line in spread(&parts, width) {
         frame.line(vec![Span::plain(line)]);
     }
-    frame.line(vec![]);
+    // A blank line under the score, but where tiles are a line high and every line counts.
+    if layout.height > 1 {
+        frame.line(vec![]);
+    }
     let first = frame.lines.len();
     render_board(view, game.board(), layout, frame);
     frame.board = (first, frame.lines.len());
@@ -472,12 +511,15 @@ fn render_board(view: &View<'_>, board: &Board, layout: Layout, frame: &mut Fram
     let n = board.size();
     let width = layout.width;
     let middle = layout.height / 2;
-    let arrow = view.advised.map(|d| match d {
-        Direction::Up => "  ^ advised",
-        Direction::Down => "  v advised",
-        Direction::Left => "  < advised",
-        Direction::Right => "  > advised",
-    });
+    // The advised direction beside the middle row, its place kept when there is none, so the
+    // board does not move when advice comes.
+    let arrow = match view.advised {
+        Some(Direction::Up) => "  ^",
+        Some(Direction::Down) => "  v",
+        Some(Direction::Left) => "  <",
+        Some(Direction::Right) => "  >",
+        None => "   ",
+    };
     for r in 0..n {
         if r > 0 {
             for _ in 0..layout.gap_lines {
@@ -521,10 +563,7 @@ fn render_board(view: &View<'_>, board: &Board, layout: Layout, frame: &mut Fram
                     bold: style.bold && sub == middle,
                 });
             }
-            if r == n / 2
-                && sub == middle
-                && let Some(arrow) = arrow
-            {
+            if r == n / 2 && sub == middle {
                 spans.push(Span::bold(arrow));
             }
             frame.line(spans);
