@@ -449,35 +449,43 @@ fn colours_follow_what_term_names() {
     ));
 }
 
-/// Hostile-user item 6: in a window too small for the help (even beside the compact board),
-/// `?` and Esc close it again. Item 12: the Power-11 game shows its best score.
+/// Hostile-user item 6: in a window too small for the help beside the board, the help shows
+/// alone, and `?` and Esc close it again; in one too small even for that, the window says so
+/// and they still close it. Item 12: the Power-11 game shows its best score.
 #[test]
 fn the_help_closes_in_a_window_too_small_for_it() {
-    for close in [&b"?"[..], b"\x1b"] {
-        let run = Run::new();
-        let screen = in_terminal_steps(
-            &run,
-            "stty rows 12 cols 80;",
-            "--seed 1",
-            &[
-                Step::Key(b"h"),
-                Step::Key(b"?"),
-                Step::Key(close),
-                Step::Key(b"q"),
-                Step::Key(b"q"),
-            ],
-        );
-        assert!(
-            contains(&screen, b"Window too small"),
-            "the help did not fit"
-        );
-        assert!(contains(&screen, b"Score 0   Best 0   Moves 0"));
-        let after = after_last(&screen, b"Enlarge it, or q.");
-        assert!(
-            contains(after, b"arrows hjk udlr: move"),
-            "the game screen came back: {}",
-            String::from_utf8_lossy(after)
-        );
+    for (rows, columns, shown) in [
+        (12, 80, &b"Power-11 keys"[..]),
+        (7, 30, b"Enlarge it, or q."),
+    ] {
+        for close in [&b"?"[..], b"\x1b"] {
+            let run = Run::new();
+            let screen = in_terminal_steps(
+                &run,
+                "stty rows 24 cols 80;",
+                "--seed 1",
+                &[
+                    Step::Key(b"h"),
+                    Step::Resize(rows, columns),
+                    Step::Key(b"?"),
+                    Step::Key(close),
+                    Step::Resize(24, 80),
+                    Step::Key(b"q"),
+                    Step::Key(b"q"),
+                ],
+            );
+            assert!(
+                contains(&screen, shown),
+                "{rows}x{columns}: the help did not show"
+            );
+            assert!(contains(&screen, b"Score 0   Best 0   Moves 0"));
+            let after = after_last(&screen, shown);
+            assert!(
+                contains(after, b"arrows hjk udlr: move"),
+                "{rows}x{columns}: the game screen came back: {}",
+                String::from_utf8_lossy(after)
+            );
+        }
     }
 }
 
