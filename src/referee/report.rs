@@ -8,13 +8,7 @@ use std::fmt::Write as _;
 /// right-aligned in 4 characters, `|` between them), a line a row.
 fn board_lines(rows: &[Vec<u64>]) -> Vec<String> {
     let n = rows.len();
-    let width = rows
-        .iter()
-        .flatten()
-        .map(|v| v.to_string().len())
-        .max()
-        .unwrap_or(0)
-        .max(4);
+    let width = super::slides::cell_chars(rows);
     let frame = "#".repeat(2 + n * width + n.saturating_sub(1));
     let mut lines = vec![frame.clone()];
     for row in rows {

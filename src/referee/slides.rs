@@ -85,3 +85,14 @@ pub(super) fn direction_of(key: char) -> Option<Direction> {
         _ => None,
     }
 }
+
+/// The characters a cell takes when `rows` (tile values) are printed as the assignment prints
+/// them: the widest number's, 4 at least.
+pub(super) fn cell_chars(rows: &[Vec<u64>]) -> usize {
+    rows.iter()
+        .flatten()
+        .map(|v| v.to_string().len())
+        .max()
+        .unwrap_or(0)
+        .max(4)
+}

@@ -273,13 +273,7 @@ fn read_board(
             }
         }
     }
-    let widest = values
-        .iter()
-        .flatten()
-        .map(|v| v.to_string().len())
-        .max()
-        .unwrap_or(0)
-        .max(4);
+    let widest = super::slides::cell_chars(&values);
     if zero {
         warnings.add(
             Rule::ZeroCells,
