@@ -47,14 +47,9 @@ pub(super) fn run_referee(args: &RefereeArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
-    let (transcript, save, run) = if let Some(command) = &args.run {
-        let output = run_program(command, &keys, args.timeout)?;
-        let transcript = String::from_utf8_lossy(&output.stdout).into_owned();
-        let save = output
-            .save
-            .as_deref()
-            .map(|s| String::from_utf8_lossy(s).into_owned());
-        (transcript, save, Some(output))
+    let (report, run) = if let Some(command) = &args.run {
+        let (report, run) = run_and_referee(command, &keys, args.timeout, options)?;
+        (report, Some(run))
     } else {
         let transcript_path = args.transcript.as_deref().expect("clap requires it");
         let save = args
@@ -62,9 +57,9 @@ pub(super) fn run_referee(args: &RefereeArgs) -> anyhow::Result<()> {
             .as_deref()
             .map(|p| read(p, MAX_TRANSCRIPT))
             .transpose()?;
-        (read(transcript_path, MAX_TRANSCRIPT)?, save, None)
+        let transcript = read(transcript_path, MAX_TRANSCRIPT)?;
+        (referee(&keys, &transcript, save.as_deref(), options), None)
     };
-    let report = referee(&keys, &transcript, save.as_deref(), options);
     let run_fault = run.as_ref().and_then(run_problem);
     let mut out = StandardOutput::lock();
     if args.json {
@@ -74,11 +69,7 @@ pub(super) fn run_referee(args: &RefereeArgs) -> anyhow::Result<()> {
         });
         writeln!(out, "{json}")?;
     } else {
-        // How the run ended comes first: a crash or a hang explains the boards missing.
-        if let Some(run) = &run {
-            writeln!(out, "{}", run_words(run))?;
-        }
-        out.write_all(to_text(&report).as_bytes())?;
+        out.write_all(in_words(&report, run.as_ref()).as_bytes())?;
     }
     out.flush()?;
     verdict(&report, run_fault.as_deref())
@@ -106,6 +97,27 @@ fn program_of(command: &str) -> anyhow::Result<Vec<String>> {
         ))
         .into()),
     }
+}
+
+/// Runs `command` on `keys` and referees what it printed and saved.
+fn run_and_referee(
+    command: &str,
+    keys: &str,
+    timeout: f64,
+    options: Options,
+) -> anyhow::Result<(Report, RunOutput)> {
+    let run = run_program(command, keys, timeout)?;
+    let transcript = String::from_utf8_lossy(&run.stdout);
+    let save = run.save.as_deref().map(String::from_utf8_lossy);
+    let report = referee(keys, &transcript, save.as_deref(), options);
+    Ok((report, run))
+}
+
+/// The report in words, after the run's line (how it ended: a crash or a hang explains the
+/// boards missing), if a run made it.
+fn in_words(report: &Report, run: Option<&RunOutput>) -> String {
+    let run_line = run.map(|run| format!("{}\n", run_words(run)));
+    run_line.unwrap_or_default() + &to_text(report)
 }
 
 /// Runs `command` on `keys`.
@@ -194,12 +206,8 @@ fn run_scripts(args: &RefereeArgs, count: u64, options: Options) -> anyhow::Resu
     let mut failed = Vec::new();
     for index in 0..count {
         let keys = scripts::generate(&mut seeded(mix(seed ^ mix(index))));
-        let run = run_program(command, &keys, args.timeout)?;
-        let transcript = String::from_utf8_lossy(&run.stdout);
-        let save = run.save.as_deref().map(String::from_utf8_lossy);
-        let report = referee(&keys, &transcript, save.as_deref(), options);
-        let fault = run_problem(&run);
-        if report.passed() && fault.is_none() {
+        let (report, run) = run_and_referee(command, &keys, args.timeout, options)?;
+        if report.passed() && run_problem(&run).is_none() {
             continue;
         }
         let kept = keep_failure(&keep, index, &keys, &run)?;
@@ -209,10 +217,7 @@ fn run_scripts(args: &RefereeArgs, count: u64, options: Options) -> anyhow::Resu
                 "script {index} failed (kept as {}):",
                 crate::files::shown(&kept)
             )?;
-            out.write_all(to_text(&report).as_bytes())?;
-            if let Some(fault) = &fault {
-                writeln!(out, "run: {fault}")?;
-            }
+            out.write_all(in_words(&report, Some(&run)).as_bytes())?;
         }
         failed.push(serde_json::json!({
             "script": index,

@@ -97,7 +97,7 @@ pub enum Rule {
 }
 
 impl Rule {
-    /// Every rule, in the order reports list them.
+    /// Every rule: the game's, then the format's ([`Rule::is_format`]).
     pub const ALL: &'static [Rule] = &[
         Rule::NewGameTiles,
         Rule::NewGameScore,
@@ -314,8 +314,11 @@ pub enum SaveKind {
     History,
     /// The current state only.
     OneState,
-    /// Not checked: no `s` among the keys, or the file could not be read as a save.
+    /// Not checked against the game: no `s` among the keys.
     Unchecked,
+    /// It breaks a rule: not in the assignment's format, or not the game as saved (the
+    /// violation says which).
+    Faulty,
 }
 
 /// How to referee.
@@ -359,18 +362,13 @@ pub fn referee(keys: &str, transcript: &str, save: Option<&str>, options: Option
     let game = replay::replay(&keys, &scanned.boards);
     let mut violations: Vec<Finding> = game.violation.into_iter().collect();
     let stopped_at = violations.first().and_then(|v| v.board);
-    let save_kind = save.map(|text| {
-        let (kind, finding) = save::check(text, game.saved.as_deref());
-        violations.extend(finding.into_iter().filter(|f| !f.rule.is_format()));
-        if let Some(order) = save::order_warning(text, game.saved.as_deref()) {
-            return (kind, Some(order));
-        }
-        (kind, None)
-    });
     let mut warnings = scanned.warnings;
-    if let Some((_, Some(order))) = &save_kind {
-        warnings.push(order.clone());
-    }
+    let save_kind = save.map(|text| {
+        let checked = save::check(text, game.saved.as_deref());
+        violations.extend(checked.violation);
+        warnings.extend(checked.warning);
+        checked.kind
+    });
     // Under `--strict` the format's deviations are violations, and no longer warnings.
     if options.strict {
         violations.append(&mut warnings);
@@ -380,7 +378,28 @@ pub fn referee(keys: &str, transcript: &str, save: Option<&str>, options: Option
         boards: scanned.boards.len(),
         violations,
         warnings,
-        save: save_kind.map(|(kind, _)| kind),
+        save: save_kind,
         stopped_at,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names scripts match are distinct and in kebab case, and the format's rules come
+    /// after the game's.
+    #[test]
+    fn every_rule_has_a_name_of_its_own() {
+        let names: std::collections::BTreeSet<&str> = Rule::ALL.iter().map(|r| r.name()).collect();
+        assert_eq!(names.len(), Rule::ALL.len());
+        for name in &names {
+            assert!(
+                name.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+                "{name}"
+            );
+        }
+        let first_format = Rule::ALL.iter().position(|r| r.is_format()).unwrap();
+        assert!(Rule::ALL[first_format..].iter().all(|r| r.is_format()));
     }
 }

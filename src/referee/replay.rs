@@ -115,6 +115,11 @@ pub(super) fn replay(keys: &[Key], boards: &[Printed]) -> Outcome {
     }
 }
 
+/// Whether `printed` shows `state`: its board, and its score where a score line goes with it.
+fn shows(printed: &Printed, state: State) -> bool {
+    printed.board == state.board && printed.score.is_none_or(|s| s == state.score)
+}
+
 /// A violation, boxed: it ends the replay, which carries it up through every step.
 type Fault = Box<Finding>;
 
@@ -223,9 +228,7 @@ impl Replay<'_> {
             return Ok(());
         };
         while let Some(printed) = self.boards.get(self.next) {
-            let same = printed.board == current.board
-                && printed.score.is_none_or(|s| s == current.score)
-                && printed.not_a_tile.is_none();
+            let same = shows(printed, current) && printed.not_a_tile.is_none();
             if !same {
                 break;
             }
@@ -387,7 +390,7 @@ impl Replay<'_> {
                 points,
             } => self.check_move(key, direction, slid, points, index, printed),
             Expect::Exact { state, rule } => {
-                if printed.board == state.board && printed.score.is_none_or(|s| s == state.score) {
+                if shows(printed, state) {
                     return Ok(Some(state));
                 }
                 let detail = match rule {
@@ -399,9 +402,7 @@ impl Replay<'_> {
                 finding.expected_score = Some(state.score);
                 Err(finding)
             }
-            Expect::ExactOrNothing(state) => Ok((printed.board == state.board
-                && printed.score.is_none_or(|s| s == state.score))
-            .then_some(state)),
+            Expect::ExactOrNothing(state) => Ok(shows(printed, state).then_some(state)),
         }
     }
 

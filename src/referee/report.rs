@@ -150,8 +150,8 @@ pub fn to_text(report: &Report) -> String {
             match kind {
                 SaveKind::History => "the game's states, oldest first (with the undo bonus)",
                 SaveKind::OneState => "the current state alone (without the undo bonus)",
-                SaveKind::Unchecked =>
-                    "not checked against the game (no s among the keys, or not a save)",
+                SaveKind::Unchecked => "not checked against the game (no s among the keys)",
+                SaveKind::Faulty => "breaks a rule (see the violation above)",
             }
         );
     }

@@ -7,9 +7,17 @@ use super::slides::values;
 use super::{Finding, Rule, SaveKind};
 use crate::text::{newest_first, parse_save};
 
+/// What a save file holds against the game: what it was found to be, the rule it breaks (if
+/// any), and the format warning (if any).
+pub(super) struct Checked {
+    pub kind: SaveKind,
+    pub violation: Option<Finding>,
+    pub warning: Option<Finding>,
+}
+
 /// What `text` (a save file) holds against `saved` (the game's states at the last `s`, if
-/// the keys pressed it), and the violation, if any.
-pub(super) fn check(text: &str, saved: Option<&[State]>) -> (SaveKind, Option<Finding>) {
+/// the keys pressed it).
+pub(super) fn check(text: &str, saved: Option<&[State]>) -> Checked {
     let timeline = match parse_save(text) {
         Ok(timeline) => timeline,
         Err(e) => {
@@ -17,16 +25,42 @@ pub(super) fn check(text: &str, saved: Option<&[State]>) -> (SaveKind, Option<Fi
                 Rule::SaveFormat,
                 format!("the save file, line {}: {}", e.line, e.problem),
             );
-            return (SaveKind::Unchecked, Some(finding));
+            return Checked {
+                kind: SaveKind::Faulty,
+                violation: Some(finding),
+                warning: None,
+            };
         }
     };
     let Some(saved) = saved else {
-        return (SaveKind::Unchecked, None);
+        return Checked {
+            kind: SaveKind::Unchecked,
+            violation: None,
+            warning: None,
+        };
     };
     let mut states = timeline.states().to_vec();
-    if newest_first(&states) {
+    // Newest first is readable, but not the assignment's order: a format warning.
+    let newest = states.len() > 1 && newest_first(&states);
+    if newest {
         states.reverse();
     }
+    let warning = newest.then(|| {
+        Finding::new(
+            Rule::SaveOrder,
+            "the save holds its states newest first; the assignment's order is oldest first",
+        )
+    });
+    let (kind, violation) = against(&states, saved);
+    Checked {
+        kind,
+        violation,
+        warning,
+    }
+}
+
+/// What `states` (a save's, oldest first) are against `saved` (the game's at the last `s`).
+fn against(states: &[State], saved: &[State]) -> (SaveKind, Option<Finding>) {
     let current = saved.last().expect("a game has a state");
     let last = states.last().expect("a save holds a state");
     if last != current {
@@ -38,7 +72,7 @@ pub(super) fn check(text: &str, saved: Option<&[State]>) -> (SaveKind, Option<Fi
         finding.expected_score = Some(current.score);
         finding.printed = Some(values(&last.board));
         finding.printed_score = Some(last.score);
-        return (SaveKind::Unchecked, Some(finding));
+        return (SaveKind::Faulty, Some(finding));
     }
     if states == saved {
         return (SaveKind::History, None);
@@ -54,18 +88,5 @@ pub(super) fn check(text: &str, saved: Option<&[State]>) -> (SaveKind, Option<Fi
             saved.len()
         ),
     );
-    (SaveKind::Unchecked, Some(finding))
-}
-
-/// A format warning if `text` holds its states newest first (readable, but not the
-/// assignment's order).
-pub(super) fn order_warning(text: &str, saved: Option<&[State]>) -> Option<Finding> {
-    let timeline = parse_save(text).ok()?;
-    let states = timeline.states();
-    (saved.is_some() && states.len() > 1 && newest_first(states)).then(|| {
-        Finding::new(
-            Rule::SaveOrder,
-            "the save holds its states newest first; the assignment's order is oldest first",
-        )
-    })
+    (SaveKind::Faulty, Some(finding))
 }

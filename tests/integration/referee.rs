@@ -140,6 +140,18 @@ fn the_save_is_checked_against_the_game() {
     let ran = run.run(&other.iter().map(String::as_str).collect::<Vec<_>>(), "");
     assert_eq!(ran.code, 1, "{}", ran.stdout);
     assert!(ran.stdout.contains("[save-state]"), "{}", ran.stdout);
+    assert!(
+        ran.stdout
+            .contains("save: breaks a rule (see the violation above)\n"),
+        "{}",
+        ran.stdout
+    );
+    // An empty file is no save: a violation of the format, not a save left unchecked.
+    std::fs::write(run.path("empty.saved"), "").unwrap();
+    let empty = args("empty.saved");
+    let ran = run.run(&empty.iter().map(String::as_str).collect::<Vec<_>>(), "");
+    assert_eq!(ran.code, 1, "{}", ran.stdout);
+    assert!(ran.stdout.contains("[save-format]"), "{}", ran.stdout);
 }
 
 #[test]

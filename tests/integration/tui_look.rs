@@ -231,7 +231,7 @@ fn the_first_advice_shows_a_mark_at_once_and_keys_pressed_meanwhile_are_played()
         .expect("the game's first frame");
     let next = frames[game + 1];
     assert!(
-        contains(next, b"Thinking") || contains(next, b"advised"),
+        contains(next, b"Thinking") || contains(next, b"Advice: "),
         "the frame after a: {}",
         String::from_utf8_lossy(next)
     );

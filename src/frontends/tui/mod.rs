@@ -51,8 +51,6 @@ struct Ui {
     waiting: Option<Waiting>,
     /// The autoplay's time between moves.
     delay: Duration,
-    /// When the autoplay plays its next move.
-    next_move: Option<Instant>,
     status: String,
     /// What the player had to say when it was first asked for a move (a weight file passed
     /// over), shown in the status line's place until the next key: on stderr, the full
@@ -60,7 +58,8 @@ struct Ui {
     note: Option<String>,
     new_tile: Option<(usize, usize)>,
     advised: Option<Direction>,
-    autoplay: bool,
+    /// The computer plays: when its next move is due.
+    autoplay: Option<Instant>,
     help: bool,
     /// Moves were made since the game was saved (or started).
     unsaved: bool,
@@ -127,9 +126,9 @@ pub fn run<S: Store>(
             dirty = false;
         }
         let now = Instant::now();
-        let wait = match (ui.waiting, ui.next_move) {
+        let wait = match (ui.waiting, ui.autoplay) {
             (Some(_), _) => Duration::from_millis(40),
-            (None, Some(at)) if ui.autoplay => at.saturating_duration_since(now),
+            (None, Some(at)) => at.saturating_duration_since(now),
             _ => Duration::from_millis(250),
         };
         let event = match events.recv_timeout(wait) {
@@ -138,9 +137,7 @@ pub fn run<S: Store>(
                 if !io::stdout().is_terminal() {
                     break; // The terminal is gone.
                 }
-                if ui.autoplay {
-                    dirty |= autoplay_move(&mut session, &mut ui);
-                }
+                dirty |= autoplay_move(&mut session, &mut ui);
                 continue;
             }
             Err(RecvTimeoutError::Disconnected) => break,
@@ -194,13 +191,13 @@ fn watch_signals() -> io::Result<Arc<AtomicUsize>> {
 /// status line said it would be). Advice asked for a board a key is about to change is not
 /// waited for. True if the key is used up.
 fn taken_by_the_computer(ui: &mut Ui, code: KeyCode) -> bool {
-    if ui.autoplay || ui.waiting == Some(Waiting::Autoplay) {
+    if ui.autoplay.is_some() || ui.waiting == Some(Waiting::Autoplay) {
         if let Some(faster) = speed_key(code) {
             ui.delay = paced(ui.delay, faster);
             ui.status = autoplay_status(ui.delay);
             return true;
         }
-        ui.autoplay = false;
+        ui.autoplay = None;
         ui.waiting = None;
         ui.status = "You have the game back.".to_string();
         return true;
@@ -220,30 +217,32 @@ fn carry_out_waiting<S: Store>(session: &mut Session<S>, ui: &mut Ui) {
             report(session, ui, Command::Advice);
         }
         Some(Waiting::Autoplay) => {
-            ui.autoplay = true;
-            ui.next_move = Some(Instant::now());
+            ui.autoplay = Some(Instant::now());
             ui.status = autoplay_status(ui.delay);
         }
         None => {}
     }
 }
 
-/// One move of the autoplay, when it is due, on a game in progress the window shows (it waits
-/// while the window is too small, and stops at a game's end); true if the screen changed.
+/// One move of the autoplay, if it plays and its move is due, on a game in progress the window
+/// shows (it waits while the window is too small, and stops at a game's end); true if the
+/// screen changed.
 fn autoplay_move<S: Store>(session: &mut Session<S>, ui: &mut Ui) -> bool {
     let now = Instant::now();
-    if ui.cramped || ui.next_move.is_some_and(|at| at > now) {
+    let Some(due) = ui.autoplay else {
+        return false;
+    };
+    if ui.cramped || due > now {
         return false;
     }
     if let Screen::Game { .. } = session.screen() {
         play(session, ui, Command::ComputerMove);
-        ui.next_move = Some(now + ui.delay);
+        ui.autoplay = Some(now + ui.delay);
         if ui.status.is_empty() {
             ui.status = autoplay_status(ui.delay);
         }
     } else {
-        ui.autoplay = false;
-        ui.next_move = None;
+        ui.autoplay = None;
     }
     true
 }
@@ -314,7 +313,7 @@ fn view_of<'a, S: Store>(session: &'a Session<S>, ui: &'a Ui, colors: ColorMode)
         new_tile: ui.new_tile,
         status: ui.note.as_deref().unwrap_or(&ui.status),
         advised: ui.advised,
-        autoplay: ui.autoplay,
+        autoplay: ui.autoplay.is_some(),
         counted: session.counts_for_best(),
         help: ui.help,
         colors,

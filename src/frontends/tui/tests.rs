@@ -168,25 +168,8 @@ fn a_narrow_window_draws_the_score_line_closer_or_on_two_lines() {
 
 #[test]
 fn t_switches_new_tiles_off_and_on_and_the_screen_says_so() {
-    use crate::model::game::{Snapshot, Timeline};
-    use crate::model::random::seeded;
-    use crate::players::{AnyPlayer, RandomPlayer};
-    use crate::session::{MemoryStore, Settings};
-    let rules = Rules::mini();
-    let mut session = Session::new(
-        Settings {
-            rules,
-            menu: MenuStyle::OneSize,
-        },
-        seeded(1),
-        MemoryStore::new(),
-        AnyPlayer::Random(RandomPlayer),
-    );
-    let board = Board::from_values(&[vec![128, 64, 64], vec![32, 256, 128], vec![0; 3]]);
-    session.start_from(Timeline::new(Snapshot {
-        board: board.unwrap(),
-        score: 0,
-    }));
+    use crate::session::MemoryStore;
+    let mut session = mini_session(&[vec![128, 64, 64], vec![32, 256, 128], vec![0; 3]]);
     let mut ui = Ui::default();
     let mut press = |session: &mut Session<MemoryStore>, c: char| {
         assert!(on_key(
@@ -477,7 +460,7 @@ fn the_end_screen_waits_for_a_key_that_is_not_a_move() {
 fn the_autoplay_waits_while_the_window_is_too_small() {
     let mut session = mini_session(&[vec![2, 0, 0], vec![0; 3], vec![0, 0, 2]]);
     let mut ui = Ui {
-        autoplay: true,
+        autoplay: Some(Instant::now()),
         cramped: true,
         ..Ui::default()
     };
