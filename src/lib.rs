@@ -80,6 +80,10 @@ pub use model::board::{Board, BoardError, exponent_of, tile_value};
 pub use model::direction::Direction;
 pub use model::game::{Game, MixedSizes, Snapshot, Status, Timeline};
 pub use model::grid::{Grid, OnGrid};
+pub use model::history::{
+    NewTileFault, first_unexplained, highest_score, new_tile_fault, new_tiles, start_fault,
+    step_fault,
+};
 pub use model::line::{MAX_TILE_EXPONENT, slide_line, tile_points};
 pub use model::named::Named;
 pub use model::packed::{

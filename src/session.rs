@@ -9,6 +9,7 @@
 
 use crate::model::direction::Direction;
 use crate::model::game::{Game, Snapshot, Status, Timeline};
+use crate::model::history;
 use crate::model::random::GameRng;
 use crate::model::rules::{Rules, Score, Turn};
 use crate::model::size::Size;
@@ -186,6 +187,16 @@ pub enum Event<E> {
     /// `Resume` found a game of a size the menu does not offer (a save holds no rules): it
     /// goes on under these rules, which may not be the ones it was played by.
     ResumedUnder(Rules),
+    /// `Resume` found a saved game whose history the rules cannot explain (an edited save): it
+    /// resumes as it is, and does not count for the best score.
+    ResumedUnexplained {
+        /// The first state that breaks a rule, 1-based, oldest first.
+        state: usize,
+        /// How many states the save holds.
+        states: usize,
+        /// The rule it breaks, in words.
+        why: String,
+    },
     /// `Resume` found a saved game it could not read.
     ResumeFailed(E),
     /// A new best score could not be kept.
@@ -418,15 +429,27 @@ impl<S: Store> Session<S> {
             }
             Command::Resume => match self.store.load() {
                 Ok(Some(timeline)) => {
-                    let counts = !self.uncounted_saves.contains(&fingerprint(&timeline));
+                    let ours = self.uncounted_saves.contains(&fingerprint(&timeline));
+                    // A history no play could make (an edited save) still resumes, as the
+                    // user's file, but says so once and sets no best score. A save this
+                    // session wrote of a game that did not count is not judged again.
                     let game = self.bounded(Game::resume(self.settings.rules, timeline));
-                    self.tally = Tally::of(&game, counts);
-                    let size = game.board().size();
-                    let events = if self.menu_sizes().iter().any(|s| s.get() == size) {
-                        Vec::new()
+                    let states = game.timeline().states();
+                    let unexplained = if ours {
+                        None
                     } else {
-                        vec![Event::ResumedUnder(*game.rules())]
+                        history::first_unexplained(game.rules(), states)
                     };
+                    let states = states.len();
+                    self.tally = Tally::of(&game, !ours && unexplained.is_none());
+                    let size = game.board().size();
+                    let mut events = Vec::new();
+                    if !self.menu_sizes().iter().any(|s| s.get() == size) {
+                        events.push(Event::ResumedUnder(*game.rules()));
+                    }
+                    if let Some((state, why)) = unexplained {
+                        events.push(Event::ResumedUnexplained { state, states, why });
+                    }
                     (State::Game(game), events)
                 }
                 Ok(None) => (State::Menu, vec![Event::NoSavedGame]),

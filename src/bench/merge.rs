@@ -87,7 +87,9 @@ pub enum MergeError {
     #[error("no reports to merge")]
     Nothing,
     /// Parts whose totals do not fit a report: edited by hand.
-    #[error("the reports add up to more moves or seconds than a report holds")]
+    #[error(
+        "the reports add up to more moves or seconds than a report holds (at most {MAX_SECONDS:e} s)"
+    )]
     TooLarge,
     /// A directory where a report was named (a shell glob of the wrong level, say).
     #[error(
@@ -424,9 +426,11 @@ pub fn merge(reports: &[(PathBuf, BenchReport)]) -> Result<BenchReport, MergeErr
     let seconds: f64 = reports.iter().map(|(_, r)| r.seconds).sum();
     let thread_seconds: f64 = reports.iter().map(|(_, r)| r.thread_seconds).sum();
     let cpu_seconds: f64 = reports.iter().filter_map(|(_, r)| r.cpu_seconds).sum();
+    // One limit, the one a report is read with: a merge never writes what it would refuse.
+    let within = |t: f64| t.is_finite() && t <= MAX_SECONDS;
     if sum(|r| r.moves).is_none()
         || sum(|r| r.attempts).is_none()
-        || !(seconds.is_finite() && thread_seconds.is_finite() && cpu_seconds.is_finite())
+        || !(within(seconds) && within(thread_seconds) && within(cpu_seconds))
     {
         return Err(MergeError::TooLarge);
     }

@@ -220,7 +220,8 @@ pub(super) struct RefereeArgs {
     #[arg(long, value_name = "N", requires = "scripts", value_parser = parse_seed)]
     pub(super) seed: Option<u64>,
     /// Where failing generated scripts are kept, with what the program printed and saved
-    /// [default: referee-failures].
+    /// [default: referee-failures, made for the run, not used if it is a link or another
+    /// user's]
     #[arg(long, value_name = "DIR", requires = "scripts")]
     pub(super) keep: Option<PathBuf>,
     /// Format deviations (cells of 0, frame width, alignment, score line, end messages) are

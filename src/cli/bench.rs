@@ -89,7 +89,7 @@ pub(super) fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
     if stop.load(std::sync::atomic::Ordering::Relaxed) {
         if report.games == 0 {
             super::note("stopped before a game ended: nothing to report");
-            return Err(super::Stopped(signal_hook::consts::SIGINT).into());
+            return Err(super::Stopped(super::stop_signal()).into());
         }
         // The report is of the games played; `bench merge` adds up the rest, played later.
         let resume = args.first_game + report.games;

@@ -89,15 +89,31 @@ pub(crate) fn note_as(who: &str, message: impl std::fmt::Display) {
 /// disk, a full pipe) must not keep a run that was told to stop.
 const STOP_GRACE: Duration = Duration::from_secs(10);
 
+/// The signal that stopped a long run ([`stop_on_signals`]), 0 before one came.
+static STOP_SIGNAL: std::sync::LazyLock<Arc<std::sync::atomic::AtomicUsize>> =
+    std::sync::LazyLock::new(Arc::default);
+
+/// The signal that stopped a long run (SIGINT where none is known): a run stopped with nothing
+/// to keep exits as that signal would have made it.
+pub(super) fn stop_signal() -> i32 {
+    match STOP_SIGNAL.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => signal_hook::consts::SIGINT,
+        signal => i32::try_from(signal).unwrap_or(signal_hook::consts::SIGINT),
+    }
+}
+
 /// The flag that a signal (SIGINT, SIGTERM, SIGHUP) sets to stop a long run (train, bench) as
-/// it can, keeping what it did; a second signal ends the program at once (exit 130), and so
+/// it can, keeping what it did; a second signal ends the program at once (exit 128 + its
+/// number: 130 for Ctrl-C), and so
 /// does the first if the run has not ended [`STOP_GRACE`] after it (exit 128 + its number,
 /// after a note by `who` that says what is `kept`).
 pub(super) fn stop_on_signals(who: &'static str, kept: String) -> anyhow::Result<Arc<AtomicBool>> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [SIGINT, SIGTERM, SIGHUP] {
-        signal_hook::flag::register_conditional_shutdown(signal, 130, Arc::clone(&stop))?;
+        // A second signal: the exit a shell expects of that signal (130, 143, 129).
+        signal_hook::flag::register_conditional_shutdown(signal, 128 + signal, Arc::clone(&stop))?;
+        signal_hook::flag::register_usize(signal, Arc::clone(&STOP_SIGNAL), signal as usize)?;
         signal_hook::flag::register(signal, Arc::clone(&stop))?;
     }
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;

@@ -5,13 +5,11 @@
 
 use super::args::RefereeArgs;
 use super::{StandardOutput, UsageError};
-use crate::files::runs::{
-    Ended, RunOutput, check_keep_dir, keep_failure, read_any_text, run_fresh,
-};
+use crate::files::runs::{Ended, KeepDir, RunOutput, read_any_text, run_fresh};
 use crate::model::random::{mix, seeded};
 use crate::referee::{Options, Report, referee, scripts, to_text};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 /// The most of a transcript read: 512 MiB.
@@ -88,12 +86,19 @@ fn verdict(report: &Report, run_fault: Option<&str>) -> anyhow::Result<()> {
     }
 }
 
+/// `text` (a command as typed) as messages show it: control characters in caret notation, so
+/// that a name holding an escape sequence cannot retitle or clear the grader's terminal.
+fn shown_text(text: &str) -> String {
+    text.chars().map(crate::text::visible).collect()
+}
+
 /// The program's command line, split as a shell splits it.
 fn program_of(command: &str) -> anyhow::Result<Vec<String>> {
     match shlex::split(command) {
         Some(words) if !words.is_empty() => Ok(words),
         _ => Err(UsageError(format!(
-            "--run '{command}': not a command line (unclosed quote, or nothing to run)"
+            "--run '{}': not a command line (unclosed quote, or nothing to run)",
+            shown_text(command)
         ))
         .into()),
     }
@@ -197,11 +202,11 @@ fn run_scripts(args: &RefereeArgs, count: u64, options: Options) -> anyhow::Resu
         .expect("clap requires --run with --scripts");
     program_of(command)?;
     let seed = args.seed.unwrap_or_else(super::os_seed);
-    let keep = args
-        .keep
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("referee-failures"));
-    check_keep_dir(&keep).map_err(UsageError)?;
+    let keep = match &args.keep {
+        Some(path) => KeepDir::prepare(path, false),
+        None => KeepDir::prepare(Path::new("referee-failures"), true),
+    }
+    .map_err(UsageError)?;
     let mut out = StandardOutput::lock();
     let mut failed = Vec::new();
     for index in 0..count {
@@ -210,29 +215,40 @@ fn run_scripts(args: &RefereeArgs, count: u64, options: Options) -> anyhow::Resu
         if report.passed() && run_problem(&run).is_none() {
             continue;
         }
-        let kept = keep_failure(&keep, index, &keys, &run)?;
+        // A file that cannot be kept loses that file, not the run: said, and the runs go on.
+        let kept = keep.keep(index, &keys, &run);
         if !args.json {
-            writeln!(
-                out,
-                "script {index} failed (kept as {}):",
-                crate::files::shown(&kept)
-            )?;
+            match &kept {
+                Ok(path) => writeln!(
+                    out,
+                    "script {index} failed (kept as {}):",
+                    crate::files::shown(path)
+                )?,
+                Err(e) => writeln!(out, "script {index} failed (warning: not kept: {e}):")?,
+            }
             out.write_all(in_words(&report, Some(&run)).as_bytes())?;
         }
+        let (kept, not_kept) = match kept {
+            Ok(path) => (Some(path), None),
+            Err(e) => (None, Some(e.to_string())),
+        };
         failed.push(serde_json::json!({
             "script": index,
             "keys": kept,
+            "not_kept": not_kept,
             "report": report,
             "run": run_json(&run),
         }));
     }
+    keep.finish();
     if args.json {
         let json = serde_json::json!({"scripts": count, "seed": seed, "failed": failed});
         writeln!(out, "{json}")?;
     } else {
         writeln!(
             out,
-            "{count} scripts (seed {seed}) run with {command}: {} failed",
+            "{count} scripts (seed {seed}) run with {}: {} failed",
+            shown_text(command),
             failed.len()
         )?;
     }

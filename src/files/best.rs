@@ -12,8 +12,9 @@
 //! say, at that name) is never written.
 
 use crate::files::bounded::{BoundedReadError, Expect, read_regular};
-use crate::files::open::{lock_within, open_lock};
-use crate::files::save::{FileError, directory_of, link_target, write_atomic};
+use crate::files::dir::resolve;
+use crate::files::open::lock_within;
+use crate::files::save::{FileError, write_atomic};
 use crate::model::rules::{Rules, Score};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -128,13 +129,13 @@ impl BestScores {
     }
 
     fn save_to(&mut self, path: &Path) -> Result<(), FileError> {
-        let dir = path.parent().unwrap_or(Path::new("."));
-        std::fs::create_dir_all(dir).map_err(|source| FileError::Io {
-            path: dir.to_path_buf(),
-            error: source,
+        // Beside the file a link names, as the file is written there; the directory made
+        // where missing, and no link another user planted on the way followed.
+        let (dir, _) = resolve(path, true).map_err(|error| FileError::Io {
+            path: path.to_path_buf(),
+            error,
         })?;
-        // Beside the file a link names, as the file is written there.
-        let lock_path = directory_of(&link_target(path)).join(LOCK_FILE);
+        let lock_path = dir.path().join(LOCK_FILE);
         let io_error = |source| FileError::Io {
             path: path.to_path_buf(),
             error: source,
@@ -151,7 +152,9 @@ impl BestScores {
                 ),
             ),
         };
-        let lock = open_lock(&lock_path).map_err(|e| lock_error(e.into_io()))?;
+        let lock = dir
+            .open_lock(LOCK_FILE.as_ref())
+            .map_err(|e| lock_error(e.into_io()))?;
         // Held for milliseconds by another session: a lock held longer is a session stopped
         // (Ctrl-Z) or someone's, and this one goes on without the file rather than wait.
         if !lock_within(&lock, LOCK_PATIENCE).map_err(lock_error)? {

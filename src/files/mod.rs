@@ -4,8 +4,11 @@
 //! (`save`), best scores (`best`), n-tuple weights (`weights`), pictures (`pictures`), solved 3x3 tables
 //! (`solutions`), and the session's `Store` over all of them (`store`).
 
+pub mod atomic;
 pub mod best;
 pub mod bounded;
+pub mod dir;
+pub mod error;
 pub mod open;
 pub mod outputs;
 pub mod pictures;

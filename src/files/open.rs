@@ -72,7 +72,7 @@ pub fn open_regular(path: &Path) -> Result<(File, Metadata), OpenError> {
     let file = without_blocking(OpenOptions::new().read(true))
         .open(path)
         .map_err(OpenError::Io)?;
-    regular(file)
+    regular_file(file)
 }
 
 /// The file at `path` opened to read as a stream (a regular file, a pipe such as `<(...)`):
@@ -97,28 +97,16 @@ pub fn open_stream(path: &Path) -> io::Result<File> {
 }
 
 /// The lock file at `path`, opened to be locked (made, empty, if it is not there): never a
-/// link (a link at a lock's name was put there by someone else: refused, not followed), and
-/// never anything but a regular file.
+/// link (a link at a lock's name was put there by someone else: refused, not followed, even one
+/// swapped in between a look and the open), and never anything but a regular file. The folder
+/// is reached by [`crate::files::dir::Dir::open`]'s walk.
 pub fn open_lock(path: &Path) -> Result<File, OpenError> {
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) if !meta.is_file() => {
-            return Err(OpenError::NotRegular(kind_words(meta.file_type())));
-        }
-        Ok(_) => {}
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => return Err(OpenError::Io(e)),
-    }
-    let mut options = OpenOptions::new();
-    options.create(true).truncate(false).write(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o666);
-    }
-    let file = without_blocking(&mut options)
-        .open(path)
+    let name = path
+        .file_name()
+        .ok_or(OpenError::NotRegular("a directory"))?;
+    let dir = crate::files::dir::Dir::open(crate::files::save::directory_of(path), false)
         .map_err(OpenError::Io)?;
-    regular(file).map(|(file, _)| file)
+    dir.open_lock(name)
 }
 
 /// Takes the exclusive lock on `file`, waiting at most `patience` for another process to let
@@ -138,21 +126,6 @@ pub fn lock_within(file: &File, patience: Duration) -> io::Result<bool> {
     }
 }
 
-/// The temporary file at `path` (found in a directory listing) opened to be locked and
-/// removed, if it is a regular file of this user's: anything else (a FIFO, a link, another
-/// user's file) is left alone, unopened where it can be told.
-pub fn open_own_temporary(path: &Path) -> Option<File> {
-    let looked = std::fs::symlink_metadata(path).ok()?;
-    if !looked.is_file() || !owned_by_this_user(&looked) {
-        return None;
-    }
-    let file = without_blocking(OpenOptions::new().read(true))
-        .open(path)
-        .ok()?;
-    let (file, meta) = regular(file).ok()?;
-    owned_by_this_user(&meta).then_some(file)
-}
-
 /// How many other names (hard links) the file `meta` describes has: a file replaced by a
 /// rename leaves them with its old contents (0 where there are no link counts).
 pub fn other_names(meta: &Metadata) -> u64 {
@@ -165,22 +138,6 @@ pub fn other_names(meta: &Metadata) -> u64 {
     {
         let _ = meta;
         0
-    }
-}
-
-/// Whether this process's user owns the file `meta` describes (always, where there are no
-/// owners).
-fn owned_by_this_user(meta: &Metadata) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        // SAFETY: geteuid takes nothing, cannot fail and touches no memory of ours.
-        meta.uid() == unsafe { libc::geteuid() }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = meta;
-        true
     }
 }
 
@@ -197,7 +154,7 @@ fn without_blocking(options: &mut OpenOptions) -> &mut OpenOptions {
 }
 
 /// `file` and its metadata if what was opened is a regular file.
-fn regular(file: File) -> Result<(File, Metadata), OpenError> {
+pub(crate) fn regular_file(file: File) -> Result<(File, Metadata), OpenError> {
     let meta = file.metadata().map_err(OpenError::Io)?;
     if meta.is_file() {
         Ok((file, meta))
@@ -231,7 +188,6 @@ mod tests {
             open_lock(&path),
             Err(OpenError::NotRegular("a FIFO (named pipe)"))
         ));
-        assert!(open_own_temporary(&path).is_none());
         let message = open_lock(&path).unwrap_err().into_io().to_string();
         assert_eq!(message, "a FIFO (named pipe), not a regular file");
     }
@@ -252,8 +208,6 @@ mod tests {
             open_lock(dir.path()),
             Err(OpenError::NotRegular("a directory"))
         ));
-        assert!(open_own_temporary(&link).is_none());
-        assert!(open_own_temporary(&lock).is_some());
         // A lock another holder keeps is given up on, not waited for without end.
         let held = open_lock(&lock).unwrap();
         held.try_lock().unwrap();

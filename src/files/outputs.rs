@@ -4,7 +4,7 @@
 //! the command line turns [`OutputError::Refused`] into exit code 2.
 
 use crate::files::best::data_dir;
-use crate::files::open::{OpenError, open_lock, open_regular, other_names};
+use crate::files::open::{OpenError, open_regular, other_names};
 use crate::files::pictures::check_svg_target;
 use crate::files::save::{
     check_writable_beside, directory_of, link_target, resolve_links, temporary_prefix,
@@ -293,8 +293,9 @@ fn lock_beside(out: &Path) -> Result<TrainLock, OutputError> {
         ))
     })?;
     // `.NAME.lock`, the name cut as a temporary file's is, so that any name has a lock.
-    let lock_path = dir.join(format!("{}lock", temporary_prefix(&name)));
-    let file = open_lock(&lock_path).map_err(|e| {
+    let lock_name = format!("{}lock", temporary_prefix(&name));
+    let lock_path = dir.path().join(&lock_name);
+    let file = dir.open_lock(lock_name.as_ref()).map_err(|e| {
         OutputError::Refused(format!(
             "cannot use --out {shown}: its lock {} is {}",
             crate::files::shown(&lock_path),

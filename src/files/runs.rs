@@ -4,8 +4,11 @@
 //! is up; then the save it left there. And keeping a failing generated script with what the
 //! program printed, for replay.
 
+use crate::files::atomic::write_atomic_in;
 use crate::files::bounded::{Expect, read_regular};
-use crate::files::save::{FileError, SAVE_FILE, write_atomic};
+use crate::files::dir::Dir;
+use crate::files::save::{FileError, SAVE_FILE};
+use std::ffi::OsStr;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -204,46 +207,95 @@ fn status_of(status: std::process::ExitStatus) -> Ended {
     Ended::Exited(status.code().unwrap_or(-1))
 }
 
-/// Whether failing scripts can be kept in `dir`: a folder, or nothing yet (it is made when a
-/// script fails). Checked before any script runs, so a bad `--keep` loses no report.
-pub fn check_keep_dir(dir: &Path) -> Result<(), String> {
-    match std::fs::metadata(dir) {
-        Ok(meta) if meta.is_dir() => Ok(()),
-        Ok(meta) => Err(format!(
-            "--keep {}: {}, not a folder to keep failing scripts in",
-            crate::files::shown(dir),
-            crate::files::open::kind_words(meta.file_type())
-        )),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(format!(
-            "--keep {}: {}",
-            crate::files::shown(dir),
-            crate::files::system_words(&e)
-        )),
-    }
+/// The folder failing generated scripts are kept in (`referee --keep`), checked before any
+/// script runs by a real write, so a bad folder loses no report; made if it is not there, and
+/// removed again at the end if it was made and nothing was kept in it.
+#[derive(Debug)]
+pub struct KeepDir {
+    dir: Dir,
+    /// The folder as the user named it (or the default), for messages.
+    path: PathBuf,
+    /// Whether this run made it.
+    made: bool,
 }
 
-/// Keeps a failing script in `dir` (made if it is not there): `script-NNNN.keys`, what the
-/// program printed (`.out`) and its save (`.saved`), each written atomically. Returns the
-/// keys file's path.
-pub fn keep_failure(
-    dir: &Path,
-    index: u64,
-    keys: &str,
-    output: &RunOutput,
-) -> Result<PathBuf, FileError> {
-    std::fs::create_dir_all(dir).map_err(|error| FileError::Io {
-        path: dir.to_path_buf(),
-        error,
-    })?;
-    let stem = format!("script-{index:04}");
-    let keys_path = dir.join(format!("{stem}.keys"));
-    write_atomic(&keys_path, keys.as_bytes())?;
-    write_atomic(&dir.join(format!("{stem}.out")), &output.stdout)?;
-    if let Some(save) = &output.save {
-        write_atomic(&dir.join(format!("{stem}.saved")), save)?;
+impl KeepDir {
+    /// The folder at `path`, walked with the link rule on every name; `default` when the user
+    /// named none: a default folder someone else owns is not used (another user could read
+    /// what is kept there, or have planted names in it). The error is the whole message.
+    pub fn prepare(path: &Path, default: bool) -> Result<KeepDir, String> {
+        let flag = if default { "the keep folder" } else { "--keep" };
+        let fail = |problem: String| format!("{flag} {}: {problem}", crate::files::shown(path));
+        let made = match std::fs::symlink_metadata(path) {
+            // The default name is power11's own: a link there was put by someone else.
+            Ok(meta) if default && meta.file_type().is_symlink() => {
+                return Err(fail(
+                    "a symbolic link; power11 keeps scripts only in a folder it made: remove                      it, or name a folder with --keep"
+                        .to_string(),
+                ));
+            }
+            Ok(meta) if meta.is_dir() || meta.file_type().is_symlink() => false,
+            Ok(meta) => {
+                return Err(fail(format!(
+                    "{}, not a folder to keep failing scripts in",
+                    crate::files::open::kind_words(meta.file_type())
+                )));
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => true,
+            Err(e) => return Err(fail(crate::files::system_words(&e))),
+        };
+        let dir = Dir::open(path, true).map_err(|e| fail(crate::files::system_words(&e)))?;
+        if default && dir.owned_by_another().unwrap_or(true) {
+            return Err(fail(
+                "another user's folder; power11 does not keep scripts in a folder it did not                  make: name one with --keep"
+                    .to_string(),
+            ));
+        }
+        let keep = KeepDir {
+            dir,
+            path: path.to_path_buf(),
+            made,
+        };
+        // A real write: a read-only folder or a full disk is said now, not after the runs.
+        write_atomic_in(&keep.dir, OsStr::new(".power11-referee-check"), b"")
+            .and_then(|()| {
+                keep.dir
+                    .remove(OsStr::new(".power11-referee-check"))
+                    .map_err(|error| FileError::Io {
+                        path: path.to_path_buf(),
+                        error,
+                    })
+            })
+            .map_err(|e| {
+                let words = match e {
+                    FileError::Io { error, .. } => crate::files::system_words(&error),
+                    other => other.to_string(),
+                };
+                fail(format!("cannot write in it: {words}"))
+            })?;
+        Ok(keep)
     }
-    Ok(keys_path)
+
+    /// Keeps a failing script: `script-NNNN.keys`, what the program printed (`.out`) and its
+    /// save (`.saved`), each written atomically under a name of its own that is replaced,
+    /// never followed, if something is there. Returns the keys file's path.
+    pub fn keep(&self, index: u64, keys: &str, output: &RunOutput) -> Result<PathBuf, FileError> {
+        let stem = format!("script-{index:04}");
+        let keys_name = format!("{stem}.keys");
+        write_atomic_in(&self.dir, keys_name.as_ref(), keys.as_bytes())?;
+        write_atomic_in(&self.dir, format!("{stem}.out").as_ref(), &output.stdout)?;
+        if let Some(save) = &output.save {
+            write_atomic_in(&self.dir, format!("{stem}.saved").as_ref(), save)?;
+        }
+        Ok(self.path.join(keys_name))
+    }
+
+    /// Removes the folder if this run made it and kept nothing in it.
+    pub fn finish(self) {
+        if self.made && self.dir.names().is_ok_and(|names| names.is_empty()) {
+            let _ = std::fs::remove_dir(&self.path);
+        }
+    }
 }
 
 /// A file the referee reads (the keys, a transcript, a save), whatever its bytes: a program

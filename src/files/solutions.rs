@@ -91,11 +91,6 @@ pub fn read_table(path: &Path, rules: &Rules) -> Result<Option<Solution>, TableF
 
 /// Writes `solution` to `path` atomically, making its directory if needed.
 pub fn write_table(path: &Path, solution: &Solution) -> Result<(), FileError> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|source| FileError::Io {
-            path: dir.to_path_buf(),
-            error: source,
-        })?;
-    }
+    crate::files::atomic::make_directory_of(path)?;
     write_atomic(path, &solution.to_bytes())
 }

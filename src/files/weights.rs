@@ -121,12 +121,7 @@ fn read_weights_by(
 /// learns at, which a resumed run goes on at (`train` gives the rate of its last progress
 /// report: under temporal coherence its schedule is constant).
 pub fn write_weights(path: &Path, network: &Network, rate: f32) -> Result<(), FileError> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|source| FileError::Io {
-            path: dir.to_path_buf(),
-            error: source,
-        })?;
-    }
+    crate::files::atomic::make_directory_of(path)?;
     // Streamed: a checkpoint does not hold the file in memory beside the network it trains.
     let mut checksum = 0;
     let weights = prepare_atomic(path, |out| {

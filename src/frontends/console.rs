@@ -222,6 +222,9 @@ impl<R: BufRead, W: Write, S: Store> Console<R, W, S> {
             Event::ResumeFailed(e) => failed("Cannot resume", e),
             Event::BestNotSaved(e) => super::best_not_saved(e),
             Event::HistoryForgotten { kept } => super::history_forgotten(*kept),
+            Event::ResumedUnexplained { state, states, why } => {
+                super::resumed_unexplained(*state, *states, why)
+            }
             Event::ResumedUnder(rules) => super::resumed_under(rules),
             // The Power-11 interface has no key that switches new tiles.
             Event::Moved { .. }

@@ -30,6 +30,15 @@ fn best_not_saved(error: &dyn std::fmt::Display) -> String {
     format!("Could not save the best score: {error}; best scores are kept for this session only.")
 }
 
+/// What the console and the full-screen mode say, once, when a saved game's history is not one
+/// the rules can make (an edited save): it resumes, as the user's file, but its score is not a
+/// best score.
+fn resumed_unexplained(state: usize, states: usize, why: &str) -> String {
+    format!(
+        "The saved game's state {state} of {states} is not one the rules can make ({why}): it resumes as it is, and does not count for the best score."
+    )
+}
+
 /// What the console and the full-screen mode say when a saved game of a size the menu does
 /// not offer goes on under the session's rules: a save holds no rules, so a 3x3 game saved
 /// under `mini` is resumed under the rules this program was started with.

@@ -2,7 +2,8 @@
 //! never reads the clock, stdin or a file; randomness comes only from the generator passed in.
 //!
 //! Its files, bottom up: values with no dependencies (`size`, `direction`, `line`, `named`,
-//! `random`), boards (`board`, `grid`, `packed`), then rules and games (`rules`, `game`).
+//! `random`), boards (`board`, `grid`, `packed`), then rules and games (`rules`, `game`), and whether a game's states follow one
+//! another by the rules (`history`).
 
 pub(crate) mod direction;
 pub(crate) mod line;
@@ -15,4 +16,5 @@ pub(crate) mod grid;
 pub(crate) mod packed;
 
 pub(crate) mod game;
+pub(crate) mod history;
 pub(crate) mod rules;

@@ -7,14 +7,15 @@
 //! it. The first violation ends the replay.
 
 use super::keys::Key;
-use super::slides::{direction_of, merging_again, new_tiles, values};
+use super::slides::{direction_of, merging_again, values};
 use super::transcript::{End, Printed};
 use super::{Finding, KeyAt, Rule};
 use crate::model::board::{Board, tile_value};
 use crate::model::direction::Direction;
 use crate::model::game::Snapshot;
 use crate::model::grid::Grid;
-use crate::model::rules::Score;
+use crate::model::history::{NewTileFault, new_tile_fault, new_tiles};
+use crate::model::rules::{NewTile, Rules, Score, SpawnSite};
 
 /// The exponent of the tile that wins (2048).
 const GOAL: u8 = 11;
@@ -432,52 +433,62 @@ impl Replay<'_> {
                 format!("a board of another size follows the move {name}"),
             );
         }
-        let (added, other) = new_tiles(&slid, &printed.board);
-        if other > 0 {
-            for cascade in [false, true] {
-                let again = merging_again(&current.board, direction, cascade);
-                if again != slid && new_tiles(&again, &printed.board).1 == 0 {
+        // The one judge of a new tile, the model's: what the spawn rule places after a slide.
+        let site = Rules::power11(slid.size())
+            .map_or(SpawnSite::AnyEmpty(NewTile::TwoOrFour), |rules| {
+                rules.spawn_site(&slid, direction)
+            });
+        match new_tile_fault(site, &slid, &printed.board) {
+            None => {}
+            Some(NewTileFault::OtherCells(other)) => {
+                for cascade in [false, true] {
+                    let again = merging_again(&current.board, direction, cascade);
+                    if again != slid && new_tiles(&again, &printed.board).1 == 0 {
+                        return fail(
+                            Rule::MergedTwice,
+                            format!("the move {name} merged a tile that a merge had made"),
+                        );
+                    }
+                }
+                let sum = |b: &Board| b.exponents().iter().map(|&e| tile_value(e)).sum::<u128>();
+                let grown = sum(&printed.board).checked_sub(sum(&current.board));
+                if matches!(grown, Some(2 | 4)) {
                     return fail(
-                        Rule::MergedTwice,
-                        format!("the move {name} merged a tile that a merge had made"),
+                        Rule::Merge,
+                        format!(
+                            "the move {name} left {other} cell(s) other than it makes them (the expected board shows the slide, before the new tile)"
+                        ),
                     );
                 }
-            }
-            let sum = |b: &Board| b.exponents().iter().map(|&e| tile_value(e)).sum::<u128>();
-            let grown = sum(&printed.board).checked_sub(sum(&current.board));
-            if matches!(grown, Some(2 | 4)) {
                 return fail(
-                    Rule::Merge,
+                    Rule::Unexplained,
                     format!(
-                        "the move {name} left {other} cell(s) other than it makes them (the expected board shows the slide, before the new tile)"
+                        "this board does not follow from the move {name} (the expected board shows the slide, before the new tile)"
                     ),
                 );
             }
-            return fail(
-                Rule::Unexplained,
-                format!(
-                    "this board does not follow from the move {name} (the expected board shows the slide, before the new tile)"
-                ),
-            );
-        }
-        match added.as_slice() {
-            [] => {
+            Some(NewTileFault::Missing) => {
                 return fail(
                     Rule::NewTileMissing,
                     format!("no new tile after the move {name}"),
                 );
             }
-            [e] if *e > 2 => {
+            Some(NewTileFault::Value(e)) => {
                 return fail(
                     Rule::NewTileValue,
-                    format!("the new tile after the move {name} is a {}", tile_value(*e)),
+                    format!("the new tile after the move {name} is a {}", tile_value(e)),
                 );
             }
-            [_] => {}
-            many => {
+            Some(NewTileFault::Extra(tiles)) => {
                 return fail(
                     Rule::NewTilesExtra,
-                    format!("{} new tiles after the move {name}", many.len()),
+                    format!("{} new tiles after the move {name}", tiles.len()),
+                );
+            }
+            Some(NewTileFault::Site) => {
+                return fail(
+                    Rule::NewTilesExtra,
+                    format!("a new tile after the move {name}, where the rules place none"),
                 );
             }
         }

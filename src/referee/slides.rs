@@ -1,5 +1,4 @@
-//! What the rules make of a board, apart from any replay: its tile values, the tiles a move
-//! added, and the slide a program makes when it lets a merged tile merge again (to name that
+//! What the rules make of a board, apart from any replay: its tile values, and the slide a program makes when it lets a merged tile merge again (to name that
 //! fault rather than a wrong slide).
 
 use crate::model::board::{Board, tile_value};
@@ -15,24 +14,6 @@ pub(super) fn values(board: &Board) -> Vec<Vec<u64>> {
                 .collect()
         })
         .collect()
-}
-
-/// The tiles of `board` that differ from `base`: (cells where `base` is empty and `board` has
-/// a tile: their exponents; how many other cells differ).
-pub(super) fn new_tiles(base: &Board, board: &Board) -> (Vec<u8>, usize) {
-    let mut added = Vec::new();
-    let mut other = 0;
-    for (&b, &p) in base.exponents().iter().zip(board.exponents()) {
-        if b == p {
-            continue;
-        }
-        if b == 0 {
-            added.push(p);
-        } else {
-            other += 1;
-        }
-    }
-    (added, other)
 }
 
 /// `board` moved in `direction` by a slide that lets a tile made by a merge merge again:

@@ -529,6 +529,11 @@ fn parts_of_other_searches_or_with_absurd_totals_do_not_merge() {
     };
     edit("a.json", "huge_a.json", &huge);
     edit("b.json", "huge_b.json", &huge);
+    // Regression (hostile users, round 4): two parts of 9e8 s each, each within a report's
+    // limit, were merged into a report of 1.8e9 s that `bench merge` then refused as damaged.
+    let long = |r: &mut serde_json::Value| r["seconds"] = serde_json::json!(9e8);
+    edit("a.json", "long_a.json", &long);
+    edit("b.json", "long_b.json", &long);
     let revision = power11::players::SEARCH_REVISION;
     for (files, message) in [
         (
@@ -544,7 +549,11 @@ fn parts_of_other_searches_or_with_absurd_totals_do_not_merge() {
         ),
         (
             ["huge_a.json", "huge_b.json"],
-            "power11: the reports add up to more moves or seconds than a report holds\n".to_string(),
+            "power11: the reports add up to more moves or seconds than a report holds (at most 1e9 s)\n".to_string(),
+        ),
+        (
+            ["long_a.json", "long_b.json"],
+            "power11: the reports add up to more moves or seconds than a report holds (at most 1e9 s)\n".to_string(),
         ),
     ] {
         let ran = run.run(&["bench", "merge", files[0], files[1]], "");
@@ -902,6 +911,67 @@ fn a_picture_may_have_the_longest_name_a_file_can_have() {
     );
 }
 
+/// Waits until process `pid` handles `signal` (its bit in `SigCgt` of `/proc/PID/status`).
+#[cfg(target_os = "linux")]
+fn wait_until_handled(pid: u32, signal: i32) {
+    let status = format!("/proc/{pid}/status");
+    let started = std::time::Instant::now();
+    loop {
+        let text = std::fs::read_to_string(&status).unwrap_or_default();
+        let caught = text
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+            .unwrap_or(0);
+        if caught & (1 << (signal - 1)) != 0 {
+            return;
+        }
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "signal {signal} never handled"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Regression (hostile users, round 4): SIGTERM to a bench with no game finished exited 130,
+/// SIGINT's code. The games in flight are given up (a search's game can take minutes), nothing
+/// is reported, and the exit code is the one a shell expects of SIGTERM, 128 + 15.
+#[test]
+#[cfg(target_os = "linux")]
+fn sigterm_before_a_game_ends_exits_as_sigterm_would() {
+    let run = Run::new();
+    let child = run
+        .process(&["bench", "--player", "expectimax", "--games", "1"])
+        .args([
+            "--variant",
+            "classic",
+            "--size",
+            "6",
+            "--seed",
+            "1",
+            "--jobs",
+            "1",
+        ])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_until_handled(child.id(), libc::SIGTERM);
+    let pid = i32::try_from(child.id()).unwrap();
+    // SAFETY: kill sends a signal to the child started above; it touches no memory.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(128 + libc::SIGTERM), "{stderr}");
+    assert!(
+        stderr.ends_with("power11: stopped before a game ended: nothing to report\n"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
 /// Regression (hostile-user trial): Ctrl-C during a bench lost every game played (exit 130,
 /// nothing printed). The games started are finished, and the report is of the games played,
 /// the first ones, so that the rest is a `--first-game` away and `bench merge` adds them up.
@@ -917,23 +987,9 @@ fn ctrl_c_reports_the_games_played() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // The signal is sent once the program handles SIGINT (bit 2 of SigCgt), and a second
-    // later, so that games have ended (a random game takes about a millisecond).
-    let status = format!("/proc/{}/status", child.id());
-    let started = std::time::Instant::now();
-    loop {
-        let text = std::fs::read_to_string(&status).unwrap_or_default();
-        let caught = text
-            .lines()
-            .find_map(|l| l.strip_prefix("SigCgt:"))
-            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
-            .unwrap_or(0);
-        if caught & 2 != 0 {
-            break;
-        }
-        assert!(started.elapsed().as_secs() < 60, "SIGINT never handled");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    // The signal is sent once the program handles SIGINT, and a second later, so that games
+    // have ended (a random game takes about a millisecond).
+    wait_until_handled(child.id(), libc::SIGINT);
     std::thread::sleep(std::time::Duration::from_secs(1));
     let pid = i32::try_from(child.id()).unwrap();
     // SAFETY: kill sends a signal to the child started above; it touches no memory.

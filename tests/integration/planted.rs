@@ -128,9 +128,7 @@ fn a_fifo_at_a_lock_s_name_is_refused_with_a_message() {
         ],
         "",
     );
-    ran.assert_refused(
-        "its lock ./.f.p11w.lock is a FIFO (named pipe), not a lock file: remove it",
-    );
+    ran.assert_refused("its lock .f.p11w.lock is a FIFO (named pipe), not a lock file: remove it");
     assert!(!run.path("f.p11w").exists());
 
     std::fs::create_dir_all(run.path("data")).unwrap();

@@ -533,6 +533,9 @@ fn report<S: Store>(session: &mut Session<S>, ui: &mut Ui, command: Command) {
             Event::ResumeFailed(e) => format!("Cannot resume: {e}"),
             Event::BestNotSaved(e) => super::best_not_saved(&e),
             Event::HistoryForgotten { kept } => super::history_forgotten(kept),
+            Event::ResumedUnexplained { state, states, why } => {
+                super::resumed_unexplained(state, states, &why)
+            }
             Event::ResumedUnder(rules) => super::resumed_under(&rules),
             Event::NewTiles { on: false } => {
                 "New tiles off: moves place no tile until t again.".to_string()

@@ -1,0 +1,720 @@
+//! A directory reached by walking its path a name at a time, and every act on a name in it that
+//! creates or replaces something (a lock, a temporary file, a rename, a removal, a new
+//! directory), done through that directory's handle.
+//!
+//! The walk is the kernel's own path walk, done here so that its one dangerous step can be
+//! refused whatever the machine's settings: a symbolic link at any name of a path (not only the
+//! last) is followed only where the kernel's `protected_symlinks` rule would follow it
+//! ([`link_may_be_followed`]), and each directory is opened without following a link that may
+//! have been swapped in since it was looked at (`O_NOFOLLOW`, then checked to be the directory
+//! looked at). Files are created `O_EXCL | O_NOFOLLOW` (a new file) or `O_NOFOLLOW` (a lock),
+//! then checked open (`fstat`): a link that appears at a name between a look and an act is
+//! refused, never followed. A rename replaces the name itself, never what a link there names.
+
+use crate::files::open::OpenError;
+use crate::files::shown;
+use std::ffi::{OsStr, OsString};
+use std::fs::File;
+use std::io;
+use std::path::{Component, Path, PathBuf};
+
+/// How many links a walk follows before it gives up (the kernel's limit).
+const MAX_LINKS: usize = 40;
+
+/// How often a name that changes under the walk (a directory swapped for a link between its
+/// look and its open) is looked at again before the walk gives up.
+const MAX_RETRIES: usize = 8;
+
+/// A directory, open, reached by [`Dir::open`] or [`resolve`]. Acts on its names go through its
+/// handle, so they happen in the directory that was checked whatever is renamed meanwhile.
+#[derive(Debug)]
+pub struct Dir {
+    #[cfg(unix)]
+    fd: std::os::fd::OwnedFd,
+    /// The directory's path as walked (links replaced by what they name), for messages.
+    path: PathBuf,
+}
+
+/// The kernel's rule for following a link (`fs.protected_symlinks`): a link in a directory
+/// that is both sticky and world-writable (`/tmp`, a shared lab folder) is followed only by
+/// the link's owner or when the link's owner also owns the directory. Anywhere else, links are
+/// followed. It holds for every user, root included.
+pub fn link_may_be_followed(dir_mode: u32, dir_owner: u32, link_owner: u32, user: u32) -> bool {
+    const STICKY: u32 = 0o1000;
+    const WORLD_WRITABLE: u32 = 0o0002;
+    let shared = dir_mode & STICKY != 0 && dir_mode & WORLD_WRITABLE != 0;
+    !shared || link_owner == user || link_owner == dir_owner
+}
+
+/// The refusal of a link the rule does not follow: one on the way of a path is named (with its
+/// owner); the path's own last name is named by the caller's message.
+fn refused_link(link: &Path, owner: u32, last: bool) -> io::Error {
+    const RULE: &str = "put in a shared directory (sticky and world-writable); it is not \
+                        followed, as the kernel's protected_symlinks rule says";
+    let message = if last {
+        format!("a link that another user {RULE}: remove it to write here")
+    } else {
+        format!(
+            "{} is a link that another user (uid {owner}) {RULE}: remove it, or use another path",
+            shown(link)
+        )
+    };
+    io::Error::new(io::ErrorKind::PermissionDenied, message)
+}
+
+/// The directory that holds `path`'s last name and that name, once every link on the way (the
+/// last name's too) is followed where the rule allows: what a write to `path` replaces. Missing
+/// directories on the way are made (mode 0777 less the umask) if `make`. A path with no last
+/// name (`/`, `..`) is refused.
+pub fn resolve(path: &Path, make: bool) -> io::Result<(Dir, OsString)> {
+    match walk(path, make, true)? {
+        Walked::Reached(dir, Some(name)) => Ok((dir, name)),
+        // The system's own words: `no such file or directory`.
+        Walked::Missing(_) => Err(io::ErrorKind::NotFound.into()),
+        Walked::Reached(_, None) => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{} names a directory, not a file", shown(path)),
+        )),
+    }
+}
+
+/// `path` with its links followed where the rule allows ([`resolve`]), as a path: the file a
+/// write would replace. Where a directory on the way is missing, the rest of the path is kept
+/// as written (nothing is there to follow).
+pub fn resolve_links(path: &Path) -> io::Result<PathBuf> {
+    match walk(path, false, true)? {
+        Walked::Reached(dir, Some(name)) => Ok(dir.path.join(name)),
+        Walked::Reached(dir, None) => Ok(dir.path),
+        Walked::Missing(path) => Ok(path),
+    }
+}
+
+impl Dir {
+    /// The directory at `path`, walked a name at a time; missing directories are made if
+    /// `make`.
+    pub fn open(path: &Path, make: bool) -> io::Result<Dir> {
+        match walk(path, make, false)? {
+            Walked::Reached(dir, _) => Ok(dir),
+            Walked::Missing(path) => Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("{}: no such directory", shown(&path)),
+            )),
+        }
+    }
+
+    /// The directory's path as walked.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A second handle on the same directory.
+    pub fn try_clone(&self) -> io::Result<Dir> {
+        Ok(Dir {
+            #[cfg(unix)]
+            fd: self.fd.try_clone()?,
+            path: self.path.clone(),
+        })
+    }
+}
+
+/// Where a walk ended.
+enum Walked {
+    /// At this directory, and the last name in it if one was kept.
+    Reached(Dir, Option<OsString>),
+    /// At a directory that is not there (the path as far as it was walked, then the rest).
+    Missing(PathBuf),
+}
+
+/// The names of `path` to walk, in order (`.` left out, `..` kept).
+fn names_of(path: &Path) -> std::collections::VecDeque<OsString> {
+    path.components()
+        .filter_map(|c| match c {
+            Component::Normal(name) => Some(name.to_os_string()),
+            Component::ParentDir => Some(OsString::from("..")),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `path` with `name` walked into it, as messages show the walk (`..` goes up a name where it
+/// can).
+fn stepped(path: &Path, name: &OsStr) -> PathBuf {
+    if name == ".."
+        && let Some(Component::Normal(_)) = path.components().next_back()
+    {
+        return path.parent().map(Path::to_path_buf).unwrap_or_default();
+    }
+    path.join(name)
+}
+
+#[cfg(unix)]
+mod unix {
+    use super::{
+        Dir, MAX_LINKS, MAX_RETRIES, Walked, link_may_be_followed, names_of, refused_link, stepped,
+    };
+    use crate::files::open::{OpenError, regular_file};
+    use rustix::fs::{AtFlags, FileType, Mode, OFlags, Stat};
+    use std::collections::VecDeque;
+    use std::ffi::{OsStr, OsString};
+    use std::fs::File;
+    use std::io;
+    use std::os::fd::OwnedFd;
+    use std::os::unix::ffi::OsStrExt;
+    use std::path::{Path, PathBuf};
+
+    /// How a directory on the way is opened: for its name only where the system allows it
+    /// (`O_PATH`: a directory one may search but not list is walked too), never through a link.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    const WALK: OFlags = OFlags::PATH
+        .union(OFlags::DIRECTORY)
+        .union(OFlags::NOFOLLOW)
+        .union(OFlags::CLOEXEC);
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    const WALK: OFlags = OFlags::RDONLY
+        .union(OFlags::DIRECTORY)
+        .union(OFlags::NOFOLLOW)
+        .union(OFlags::CLOEXEC);
+
+    fn user() -> u32 {
+        rustix::process::geteuid().as_raw()
+    }
+
+    /// A walk in progress: the directory reached, its path as walked, and the names left.
+    struct Walk {
+        fd: OwnedFd,
+        at: PathBuf,
+        names: VecDeque<OsString>,
+        links: usize,
+        retries: usize,
+        /// Whether the last name is the caller's file (named in its message), not a directory.
+        keep_last: bool,
+    }
+
+    impl Walk {
+        /// Follows the link `name` (whose own look is `looked`) where the rule allows: its
+        /// target's names go first among those left, from `/` if it is absolute.
+        fn follow(&mut self, name: &OsStr, looked: &Stat, path: &Path) -> io::Result<()> {
+            let link = self.at.join(name);
+            let dir = rustix::fs::fstat(&self.fd)?;
+            if !link_may_be_followed(dir.st_mode, dir.st_uid, looked.st_uid, user()) {
+                let last = self.keep_last && self.names.is_empty();
+                return Err(refused_link(&link, looked.st_uid, last));
+            }
+            self.links += 1;
+            if self.links > MAX_LINKS {
+                return Err(io::Error::other(format!(
+                    "{}: too many levels of symbolic links",
+                    crate::files::shown(path)
+                )));
+            }
+            let target = rustix::fs::readlinkat(&self.fd, name, Vec::new())?;
+            let target = PathBuf::from(OsStr::from_bytes(target.as_bytes()));
+            if target.is_absolute() {
+                self.fd = rustix::fs::openat(rustix::fs::CWD, "/", WALK, Mode::empty())?;
+                self.at = PathBuf::from("/");
+            }
+            for (i, step) in names_of(&target).into_iter().enumerate() {
+                self.names.insert(i, step);
+            }
+            Ok(())
+        }
+
+        /// Enters the directory `name` (whose look is `looked`), or, if it was swapped for
+        /// something else since the look, looks at it again (a few times at most).
+        fn enter(&mut self, name: OsString, looked: &Stat) -> io::Result<()> {
+            let entered = rustix::fs::openat(&self.fd, &*name, WALK, Mode::empty())
+                .ok()
+                .filter(|next| {
+                    rustix::fs::fstat(next).is_ok_and(|s| {
+                        s.st_dev == looked.st_dev
+                            && s.st_ino == looked.st_ino
+                            && FileType::from_raw_mode(s.st_mode) == FileType::Directory
+                    })
+                });
+            match entered {
+                Some(next) => {
+                    self.fd = next;
+                    self.at.push(&name);
+                }
+                None if self.retries < MAX_RETRIES => {
+                    self.retries += 1;
+                    self.names.push_front(name);
+                }
+                None => {
+                    return Err(io::Error::other(format!(
+                        "{} keeps changing while it is opened",
+                        crate::files::shown(&self.at.join(&name))
+                    )));
+                }
+            }
+            Ok(())
+        }
+    }
+
+    /// The walk: from `/` or the current directory, a name at a time. With `keep_last`, the
+    /// last name is not entered but returned (after its links are followed).
+    pub(super) fn walk(path: &Path, make: bool, keep_last: bool) -> io::Result<Walked> {
+        let root = path.is_absolute();
+        let start = if root { "/" } else { "." };
+        let mut walk = Walk {
+            fd: rustix::fs::openat(rustix::fs::CWD, start, WALK, Mode::empty())?,
+            at: PathBuf::from(if root { "/" } else { "" }),
+            names: names_of(path),
+            links: 0,
+            retries: 0,
+            keep_last,
+        };
+        while let Some(name) = walk.names.pop_front() {
+            if name == ".." {
+                walk.fd = rustix::fs::openat(&walk.fd, "..", WALK, Mode::empty())?;
+                walk.at = stepped(&walk.at, &name);
+                continue;
+            }
+            let looked = match rustix::fs::statat(&walk.fd, &*name, AtFlags::SYMLINK_NOFOLLOW) {
+                Ok(looked) => Some(looked),
+                Err(rustix::io::Errno::NOENT) => None,
+                Err(e) => return Err(named(&e.into(), &walk.at.join(&name))),
+            };
+            let kind = looked.as_ref().map(|s| FileType::from_raw_mode(s.st_mode));
+            match (kind, looked) {
+                (Some(FileType::Symlink), Some(looked)) => walk.follow(&name, &looked, path)?,
+                _ if walk.names.is_empty() && keep_last => {
+                    let dir = Dir {
+                        fd: walk.fd,
+                        path: walk.at,
+                    };
+                    return Ok(Walked::Reached(dir, Some(name)));
+                }
+                (None, _) if make => {
+                    let mode = Mode::from_raw_mode(0o777);
+                    match rustix::fs::mkdirat(&walk.fd, &*name, mode) {
+                        Ok(()) | Err(rustix::io::Errno::EXIST) => {}
+                        Err(e) => return Err(named(&e.into(), &walk.at.join(&name))),
+                    }
+                    walk.names.push_front(name);
+                }
+                (None, _) => {
+                    let mut missing = walk.at.join(&name);
+                    missing.extend(walk.names);
+                    return Ok(Walked::Missing(missing));
+                }
+                (Some(FileType::Directory), Some(looked)) => walk.enter(name, &looked)?,
+                (Some(other), _) => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::NotADirectory,
+                        format!(
+                            "{} is {}, not a directory",
+                            crate::files::shown(&walk.at.join(&name)),
+                            kind_of(other)
+                        ),
+                    ));
+                }
+            }
+        }
+        let dir = Dir {
+            fd: walk.fd,
+            path: walk.at,
+        };
+        Ok(Walked::Reached(dir, None))
+    }
+
+    /// What a file of type `kind` is, in words.
+    fn kind_of(kind: FileType) -> &'static str {
+        match kind {
+            FileType::RegularFile => "a regular file",
+            FileType::Directory => "a directory",
+            FileType::Symlink => "a symbolic link",
+            FileType::Fifo => "a FIFO (named pipe)",
+            FileType::Socket => "a socket",
+            FileType::CharacterDevice => "a character device",
+            FileType::BlockDevice => "a block device",
+            FileType::Unknown => "not a regular file",
+        }
+    }
+
+    /// `error`, with the path it is about in its message.
+    fn named(error: &io::Error, path: &Path) -> io::Error {
+        io::Error::new(
+            error.kind(),
+            format!(
+                "{}: {}",
+                crate::files::shown(path),
+                crate::files::system_words(error)
+            ),
+        )
+    }
+
+    impl Dir {
+        /// What is at `name` (not following a link): its type in words and its permission
+        /// bits; `None` if nothing is there.
+        pub(super) fn look_at(&self, name: &OsStr) -> io::Result<Option<(&'static str, u32)>> {
+            match rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW) {
+                Ok(looked) => Ok(Some((
+                    kind_of(FileType::from_raw_mode(looked.st_mode)),
+                    looked.st_mode & 0o7777,
+                ))),
+                Err(rustix::io::Errno::NOENT) => Ok(None),
+                Err(e) => Err(e.into()),
+            }
+        }
+
+        /// A new file at `name` (`O_EXCL | O_NOFOLLOW`: nothing there, not even a link to
+        /// nothing), open to write, with `mode` less the umask.
+        pub(super) fn make_file(&self, name: &OsStr, mode: u32) -> io::Result<File> {
+            let flags =
+                OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+            let fd = rustix::fs::openat(&self.fd, name, flags, Mode::from_raw_mode(mode))?;
+            Ok(File::from(fd))
+        }
+
+        /// The lock file at `name`, made (empty, mode 0666 less the umask) if nothing is there:
+        /// never through a link, even one swapped in after a look, and never anything but a
+        /// regular file; opened without waiting for a FIFO's other end.
+        pub(super) fn lock_file(&self, name: &OsStr) -> Result<File, OpenError> {
+            let flags = OFlags::WRONLY
+                | OFlags::CREATE
+                | OFlags::NOFOLLOW
+                | OFlags::NONBLOCK
+                | OFlags::CLOEXEC;
+            match rustix::fs::openat(&self.fd, name, flags, Mode::from_raw_mode(0o666)) {
+                Ok(fd) => regular_file(File::from(fd)).map(|(file, _)| file),
+                // `O_NOFOLLOW` met a link (ELOOP), or `O_CREAT` one to a directory (EISDIR).
+                Err(rustix::io::Errno::LOOP) => Err(OpenError::NotRegular("a symbolic link")),
+                Err(e) => match self.look_at(name) {
+                    Ok(Some((what, _))) if what != "a regular file" => {
+                        Err(OpenError::NotRegular(what))
+                    }
+                    _ => Err(OpenError::Io(e.into())),
+                },
+            }
+        }
+
+        /// The regular file of this user's at `name`, open to read (to lock, then remove), or
+        /// `None` for anything else, which is left alone unopened where it can be told.
+        pub(super) fn own_file(&self, name: &OsStr) -> Option<File> {
+            let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+            let fd = rustix::fs::openat(&self.fd, name, flags, Mode::empty()).ok()?;
+            let stat = rustix::fs::fstat(&fd).ok()?;
+            let ours = FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile
+                && stat.st_uid == user();
+            ours.then(|| File::from(fd))
+        }
+
+        /// Renames `from` to `to`, both in this directory: what is at `to` (a link too) is
+        /// replaced, never followed.
+        pub(super) fn rename_within(&self, from: &OsStr, to: &OsStr) -> io::Result<()> {
+            rustix::fs::renameat(&self.fd, from, &self.fd, to).map_err(Into::into)
+        }
+
+        /// Removes the name `name` (a file, or what a link is: the link).
+        pub(super) fn remove_name(&self, name: &OsStr) -> io::Result<()> {
+            rustix::fs::unlinkat(&self.fd, name, AtFlags::empty()).map_err(Into::into)
+        }
+
+        /// The names in the directory (but `.` and `..`).
+        pub(super) fn list(&self) -> io::Result<Vec<OsString>> {
+            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+            let listing: OwnedFd = rustix::fs::openat(&self.fd, ".", flags, Mode::empty())?;
+            let mut names = Vec::new();
+            for entry in rustix::fs::Dir::new(listing)? {
+                let entry = entry?;
+                let name = entry.file_name().to_bytes();
+                if name != b"." && name != b".." {
+                    names.push(OsStr::from_bytes(name).to_os_string());
+                }
+            }
+            Ok(names)
+        }
+
+        /// Flushes the directory's entries (a rename made in it) to the disk; best effort.
+        pub(super) fn sync(&self) {
+            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+            if let Ok(fd) = rustix::fs::openat(&self.fd, ".", flags, Mode::empty()) {
+                let _ = rustix::fs::fsync(&fd);
+            }
+        }
+
+        /// The user id that owns the directory.
+        pub(super) fn owner(&self) -> io::Result<u32> {
+            Ok(rustix::fs::fstat(&self.fd)?.st_uid)
+        }
+    }
+
+    pub(super) fn this_user() -> u32 {
+        user()
+    }
+}
+
+#[cfg(not(unix))]
+mod other {
+    //! Systems without `openat` and links of this kind: the same acts, by path.
+    use super::{Dir, Walked, names_of, stepped};
+    use crate::files::open::{OpenError, kind_words, regular_file};
+    use std::ffi::{OsStr, OsString};
+    use std::fs::{File, OpenOptions};
+    use std::io;
+    use std::path::{Path, PathBuf};
+
+    pub(super) fn walk(path: &Path, make: bool, keep_last: bool) -> io::Result<Walked> {
+        let mut names = names_of(path);
+        let last = if keep_last { names.pop_back() } else { None };
+        let mut at = PathBuf::new();
+        for name in names {
+            at = stepped(&at, &name);
+        }
+        if make {
+            std::fs::create_dir_all(&at)?;
+        } else if !at.as_os_str().is_empty() && !at.is_dir() {
+            let mut missing = at;
+            missing.extend(last);
+            return Ok(Walked::Missing(missing));
+        }
+        Ok(Walked::Reached(Dir { path: at }, last))
+    }
+
+    impl Dir {
+        fn at(&self, name: &OsStr) -> PathBuf {
+            self.path.join(name)
+        }
+
+        pub(super) fn look_at(&self, name: &OsStr) -> io::Result<Option<(&'static str, u32)>> {
+            match std::fs::symlink_metadata(self.at(name)) {
+                Ok(meta) => {
+                    let mode = if meta.permissions().readonly() {
+                        0o444
+                    } else {
+                        0o666
+                    };
+                    Ok(Some((kind_words(meta.file_type()), mode)))
+                }
+                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+                Err(e) => Err(e),
+            }
+        }
+
+        pub(super) fn make_file(&self, name: &OsStr, _mode: u32) -> io::Result<File> {
+            OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(self.at(name))
+        }
+
+        pub(super) fn lock_file(&self, name: &OsStr) -> Result<File, OpenError> {
+            let file = OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(self.at(name))
+                .map_err(OpenError::Io)?;
+            regular_file(file).map(|(file, _)| file)
+        }
+
+        pub(super) fn own_file(&self, name: &OsStr) -> Option<File> {
+            let file = File::open(self.at(name)).ok()?;
+            regular_file(file).ok().map(|(file, _)| file)
+        }
+
+        pub(super) fn rename_within(&self, from: &OsStr, to: &OsStr) -> io::Result<()> {
+            std::fs::rename(self.at(from), self.at(to))
+        }
+
+        pub(super) fn remove_name(&self, name: &OsStr) -> io::Result<()> {
+            std::fs::remove_file(self.at(name))
+        }
+
+        pub(super) fn list(&self) -> io::Result<Vec<OsString>> {
+            let dir = if self.path.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                &self.path
+            };
+            std::fs::read_dir(dir)?
+                .map(|entry| entry.map(|e| e.file_name()))
+                .collect()
+        }
+
+        pub(super) fn sync(&self) {}
+
+        pub(super) fn owner(&self) -> io::Result<u32> {
+            Ok(0)
+        }
+    }
+
+    pub(super) fn this_user() -> u32 {
+        0
+    }
+}
+
+#[cfg(not(unix))]
+use other::{this_user, walk};
+#[cfg(unix)]
+use unix::{this_user, walk};
+
+impl Dir {
+    /// What is at `name` in this directory, not following a link: its type in words
+    /// ([`kind_words`]'s) and its permission bits; `None` if nothing is there.
+    pub fn look(&self, name: &OsStr) -> io::Result<Option<(&'static str, u32)>> {
+        self.look_at(name)
+    }
+
+    /// A new file at `name`: nothing may be there, not even a link to nothing
+    /// (`O_CREAT | O_EXCL | O_NOFOLLOW`), so no one can make this program write through a link.
+    pub fn create_new(&self, name: &OsStr, mode: u32) -> io::Result<File> {
+        self.make_file(name, mode)
+    }
+
+    /// The lock file at `name` ([`crate::files::open::open_lock`]'s rules).
+    pub fn open_lock(&self, name: &OsStr) -> Result<File, OpenError> {
+        self.lock_file(name)
+    }
+
+    /// The regular file of this user's at `name`, to lock and remove; `None` for anything else.
+    pub fn open_own(&self, name: &OsStr) -> Option<File> {
+        self.own_file(name)
+    }
+
+    /// Renames `from` over `to` within this directory (a link at `to` is replaced itself).
+    pub fn rename(&self, from: &OsStr, to: &OsStr) -> io::Result<()> {
+        self.rename_within(from, to)
+    }
+
+    /// Removes the name `name`.
+    pub fn remove(&self, name: &OsStr) -> io::Result<()> {
+        self.remove_name(name)
+    }
+
+    /// The names in this directory.
+    pub fn names(&self) -> io::Result<Vec<OsString>> {
+        self.list()
+    }
+
+    /// Flushes a rename made here to the disk (best effort).
+    pub fn sync_entries(&self) {
+        self.sync();
+    }
+
+    /// Whether another user owns this directory: a folder power11 would make for itself
+    /// (`referee-failures`) is not used when someone else made it first.
+    pub fn owned_by_another(&self) -> io::Result<bool> {
+        Ok(self.owner()? != this_user())
+    }
+
+    /// Whether `name` here is a regular file that is read-only, or is not a regular file at
+    /// all (a directory, a device, a FIFO): what [`crate::files::save::check_replaceable`]
+    /// refuses. `Ok(None)` when a write may replace it (nothing there, or a writable file).
+    pub fn refusal(&self, name: &OsStr) -> io::Result<Option<Refusal>> {
+        Ok(match self.look(name)? {
+            Some(("a regular file", mode)) if mode & 0o222 == 0 => Some(Refusal::ReadOnly),
+            Some(("a regular file", _)) | None => None,
+            Some((what, _)) => Some(Refusal::NotRegular(what)),
+        })
+    }
+}
+
+/// Why a name is not replaced ([`Dir::refusal`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// A regular file with no write permission: protected on purpose.
+    ReadOnly,
+    /// Not a regular file: what it is, in words.
+    NotRegular(&'static str),
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::{PermissionsExt, symlink};
+
+    #[test]
+    fn the_rule_holds_for_every_user_and_only_in_shared_folders() {
+        // /tmp: sticky, world-writable, root's. A link of user 1000 in it.
+        assert!(!link_may_be_followed(0o41777, 0, 1000, 0));
+        assert!(!link_may_be_followed(0o41777, 0, 1000, 1001));
+        assert!(link_may_be_followed(0o41777, 0, 1000, 1000));
+        assert!(link_may_be_followed(0o41777, 1000, 1000, 0));
+        // Not sticky, or not world-writable: followed.
+        assert!(link_may_be_followed(0o40777, 0, 1000, 0));
+        assert!(link_may_be_followed(0o41775, 0, 1000, 0));
+    }
+
+    #[test]
+    fn a_walk_follows_links_on_the_way_and_at_the_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        std::fs::create_dir(&real).unwrap();
+        symlink(&real, dir.path().join("via")).unwrap();
+        symlink("real/file", dir.path().join("last")).unwrap();
+        let (at, name) = resolve(&dir.path().join("via/file"), false).unwrap();
+        assert_eq!(
+            (at.path(), name.as_os_str()),
+            (real.as_path(), OsStr::new("file"))
+        );
+        let (at, name) = resolve(&dir.path().join("last"), false).unwrap();
+        assert_eq!(
+            (at.path(), name.as_os_str()),
+            (real.as_path(), OsStr::new("file"))
+        );
+        // Missing directories are made on request, else the rest of the path is kept.
+        let deep = dir.path().join("via/a/b/file");
+        assert_eq!(resolve_links(&deep).unwrap(), real.join("a/b/file"));
+        let (at, _) = resolve(&deep, true).unwrap();
+        assert!(real.join("a/b").is_dir());
+        assert_eq!(at.path(), real.join("a/b"));
+        // A file on the way is no directory.
+        std::fs::write(real.join("plain"), "x").unwrap();
+        let error = resolve(&real.join("plain/file"), false).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .ends_with("is a regular file, not a directory")
+        );
+    }
+
+    #[test]
+    fn a_lock_is_never_a_link_and_a_new_file_is_never_through_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = Dir::open(dir.path(), false).unwrap();
+        let target = dir.path().join("target");
+        symlink(&target, dir.path().join("lock")).unwrap();
+        assert!(matches!(
+            at.open_lock(OsStr::new("lock")),
+            Err(OpenError::NotRegular("a symbolic link"))
+        ));
+        assert!(at.create_new(OsStr::new("lock"), 0o666).is_err());
+        assert!(!target.exists(), "nothing made where the link points");
+        let file = at.open_lock(OsStr::new("real-lock")).unwrap();
+        drop(file);
+        assert!(dir.path().join("real-lock").is_file());
+        assert!(at.open_own(OsStr::new("lock")).is_none());
+        assert!(at.open_own(OsStr::new("real-lock")).is_some());
+        // A rename replaces a link at its target name, and not what it names.
+        std::fs::write(&target, "mine").unwrap();
+        at.rename(OsStr::new("real-lock"), OsStr::new("lock"))
+            .unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "mine");
+        assert!(dir.path().join("lock").is_file());
+        let mut names = at.names().unwrap();
+        names.sort();
+        assert_eq!(names, [OsString::from("lock"), OsString::from("target")]);
+    }
+
+    #[test]
+    fn read_only_and_other_kinds_are_told() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = Dir::open(dir.path(), false).unwrap();
+        let file = dir.path().join("kept");
+        std::fs::write(&file, "x").unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
+        assert_eq!(
+            at.refusal(OsStr::new("kept")).unwrap(),
+            Some(Refusal::ReadOnly)
+        );
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        assert_eq!(
+            at.refusal(OsStr::new("sub")).unwrap(),
+            Some(Refusal::NotRegular("a directory"))
+        );
+        assert_eq!(at.refusal(OsStr::new("none")).unwrap(), None);
+        assert!(!at.owned_by_another().unwrap());
+    }
+}
