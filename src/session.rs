@@ -520,14 +520,22 @@ impl<S: Store> Session<S> {
         self.player.is_ready() && self.advisor.is_ready()
     }
 
-    /// A task that gets the player and the advisor ready ([`AnyPlayer::warm_up`]), for a front
-    /// end to run on a thread of its own from the start, so that the first advice or computer
-    /// move does not wait for it.
+    /// A task that gets the player and the advisor ready ([`AnyPlayer::warm_up`]) and the
+    /// search's tables for every board size the session can reach (its menu's and the game's
+    /// in progress), for a front end to run on a thread of its own from the start, so that the
+    /// first advice or computer move does not wait for it.
     pub fn warm_up(&self) -> impl FnOnce() + Send + 'static {
         let (player, advisor) = (self.player.clone(), self.advisor.clone());
+        let mut sizes: Vec<usize> = self.menu_sizes().iter().map(|s| s.get()).collect();
+        if let State::Game(game) = &self.state {
+            sizes.push(game.board().size());
+        }
         move || {
             player.warm_up();
             advisor.warm_up();
+            for size in sizes {
+                crate::players::heuristic::warm_up(size);
+            }
         }
     }
 

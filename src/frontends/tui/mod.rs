@@ -3,17 +3,23 @@
 //!
 //! Like the line console it decides no rule and no game flow: it maps keys to session
 //! [`Command`]s and draws the [`Screen`] and events the session reports. Drawing is split in
-//! two: [`render`] builds a [`Frame`] (lines of styled text) from a [`View`], a pure function
-//! that tests and the benchmark call; `Terminal` writes frames with crossterm and owns the
-//! terminal's state, restoring it on every way out (quit, Ctrl-C, SIGTERM, SIGHUP, an error, a
-//! panic).
+//! three: [`render`] builds a [`Frame`] (the window's cells) from a [`View`], a pure function
+//! that tests and the benchmark call; a [`Painter`] writes what changed since the last frame;
+//! `Terminal` owns the terminal's state, restoring it on every way out (quit, Ctrl-C, SIGTERM,
+//! SIGHUP, an error, a panic).
 
+mod color;
+mod diff;
+mod layout;
+mod motion;
 mod palette;
 mod render;
 mod terminal;
 
+pub use diff::{BEGIN_UPDATE, END_UPDATE, Painter};
+pub use motion::{Motion, SCHEDULE};
 pub use palette::{ColorMode, TileStyle};
-pub use render::{Frame, Span, View, render};
+pub use render::{Cell, Frame, Style, View, render};
 
 use crate::model::direction::Direction;
 use crate::model::size::Size;
@@ -43,12 +49,24 @@ enum Waiting {
 }
 
 /// What the front end keeps besides the session: the status line, the marks and modes.
-// Four independent switches of what the screen shows, not the states of one machine.
+// Independent switches of what the screen shows, not the states of one machine.
 #[allow(clippy::struct_excessive_bools)]
 #[derive(Default)]
 struct Ui {
-    /// A request carried out once the players are ready; until then a `thinking` mark shows.
+    /// A request carried out once the players are ready and its mark has been drawn; until
+    /// then a `Thinking` mark shows.
     waiting: Option<Waiting>,
+    /// The `Thinking` mark of the request waiting has been drawn: a slow answer never leaves
+    /// the screen as it was before the key.
+    mark_drawn: bool,
+    /// Moves are animated (`--no-animation` and `m` turn it off).
+    animate: bool,
+    /// The move being animated, and when its key came.
+    motion: Option<(Motion, Instant)>,
+    /// When the game on the screen was started or resumed, and how long it lasted once over.
+    started: Option<Instant>,
+    /// See `started`.
+    lasted: Option<Duration>,
     /// The autoplay's time between moves.
     delay: Duration,
     status: String,
@@ -73,11 +91,14 @@ struct Ui {
 /// program (SIGINT, SIGQUIT, SIGTERM, SIGHUP), the terminal restored in every case; returns
 /// the signal that ended it, if one did (its caller exits as the signal would have). `delay`
 /// is the autoplay's time between moves ([`DEFAULT_DELAY`] for the usual pace, 0 for as fast
-/// as frames are drawn).
+/// as frames are drawn); `animate` slides the tiles of each move (`--no-animation` not given).
+// One loop: what wakes it (keys, signals, frames due, autoplay) reads best in one place.
+#[allow(clippy::too_many_lines)]
 pub fn run<S: Store>(
     mut session: Session<S>,
     colors: ColorMode,
     delay: Duration,
+    animate: bool,
 ) -> io::Result<Option<i32>> {
     let stopped_by = watch_signals()?;
     let previous_hook = std::panic::take_hook();
@@ -89,13 +110,19 @@ pub fn run<S: Store>(
     // overrides NO_COLOR) is the mode drawn.
     crossterm::style::force_color_output(colors != ColorMode::None);
     let mut terminal = Terminal::enter()?;
-    // The players get ready from the start (reading a network takes a second), so that the
+    // The players get ready from the start (reading a network takes a second, the search's
+    // tables for a 5x5 board half of one), for every size the session can reach, so that the
     // first advice rarely waits; when it does, the screen says so and keys go on working.
     std::thread::spawn(session.warm_up());
     let mut ui = Ui {
+        animate,
         delay,
         ..Ui::default()
     };
+    if matches!(session.screen(), Screen::Game { .. }) {
+        ui.started = Some(Instant::now());
+    }
+    let mut painter = Painter::new();
     // Terminal events are read on their own thread, so that this loop always wakes up to see
     // a signal (SIGTERM, SIGHUP) or a terminal that went away, even if reading would block or
     // spin (crossterm reads a closed terminal's end of input again and again).
@@ -112,7 +139,9 @@ pub fn run<S: Store>(
         if stopped_by.load(Ordering::Relaxed) != 0 {
             break;
         }
-        if ui.waiting.is_some() && session.players_ready() {
+        // A request is carried out once its mark is on the screen (the frame before this
+        // turn of the loop drew it) and the players are ready.
+        if ui.waiting.is_some() && ui.mark_drawn && session.players_ready() {
             carry_out_waiting(&mut session, &mut ui);
             dirty = true;
         }
@@ -120,17 +149,35 @@ pub fn run<S: Store>(
             ui.note = Some(note);
             dirty = true;
         }
-        // Drawn only when something changed: an idle screen is not redrawn, so it never flickers.
+        let now = Instant::now();
+        // The next frame of a move in motion, if one is due.
+        let mut next_frame = None;
+        if let Some((_, at)) = &ui.motion {
+            if let Some(next) = Motion::next_frame(now.saturating_duration_since(*at)) {
+                dirty = true;
+                next_frame = Some(*at + next);
+            } else {
+                // The last frame: the board at rest.
+                ui.motion = None;
+                dirty = true;
+            }
+        }
+        // Drawn only when something changed: an idle screen is not redrawn.
         if dirty {
-            ui.cramped = draw(&mut terminal, &session, &ui, colors)?;
+            ui.cramped = draw(&mut terminal, &mut painter, &session, &ui, colors)?;
+            ui.mark_drawn = ui.waiting.is_some();
             dirty = false;
         }
         let now = Instant::now();
-        let wait = match (ui.waiting, ui.autoplay) {
+        let mut wait = match (ui.waiting, ui.autoplay) {
+            (Some(_), _) if session.players_ready() => Duration::ZERO,
             (Some(_), _) => Duration::from_millis(40),
             (None, Some(at)) => at.saturating_duration_since(now),
             _ => Duration::from_millis(250),
         };
+        if let Some(at) = next_frame {
+            wait = wait.min(at.saturating_duration_since(now));
+        }
         let event = match events.recv_timeout(wait) {
             Ok(event) => event,
             Err(RecvTimeoutError::Timeout) => {
@@ -138,6 +185,7 @@ pub fn run<S: Store>(
                     break; // The terminal is gone.
                 }
                 dirty |= autoplay_move(&mut session, &mut ui);
+                follow_the_clock(&session, &mut ui);
                 continue;
             }
             Err(RecvTimeoutError::Disconnected) => break,
@@ -147,11 +195,14 @@ pub fn run<S: Store>(
             && key.kind != KeyEventKind::Release
         {
             ui.note = None;
+            // A key ends the motion of the move before it: the board it acts on is shown.
+            ui.motion = None;
             if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
                 break;
             }
             if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('z') {
                 terminal.suspend()?;
+                painter.forget();
                 continue;
             }
             if taken_by_the_computer(&mut ui, key.code) {
@@ -160,6 +211,7 @@ pub fn run<S: Store>(
             if !on_key(&mut session, &mut ui, key) {
                 break;
             }
+            follow_the_clock(&session, &mut ui);
         }
         // Any other event (a resize) only redraws, for the new size.
     }
@@ -237,6 +289,10 @@ fn autoplay_move<S: Store>(session: &mut Session<S>, ui: &mut Ui) -> bool {
     }
     if let Screen::Game { .. } = session.screen() {
         play(session, ui, Command::ComputerMove);
+        // Fast autoplay is not animated: its moves come before a motion would end.
+        if ui.delay < *SCHEDULE.last().expect("a schedule") + Duration::from_millis(50) {
+            ui.motion = None;
+        }
         ui.autoplay = Some(now + ui.delay);
         if ui.status.is_empty() {
             ui.status = autoplay_status(ui.delay);
@@ -281,9 +337,11 @@ fn autoplay_status(delay: Duration) -> String {
     format!("The computer plays ({pace}): + faster, - slower, any key stops.")
 }
 
-/// Draws the screen; says whether the window was too small for it.
+/// Draws the screen (what changed since the last frame); says whether the window was too
+/// small for it.
 fn draw<S: Store>(
     terminal: &mut Terminal,
+    painter: &mut Painter,
     session: &Session<S>,
     ui: &Ui,
     colors: ColorMode,
@@ -299,7 +357,7 @@ fn draw<S: Store>(
         usize::from(width),
         usize::from(height),
     );
-    frame.write_to(&mut terminal.out)?;
+    painter.paint(&frame, &mut terminal.out)?;
     terminal.out.flush()?;
     Ok(frame.cramped)
 }
@@ -317,6 +375,30 @@ fn view_of<'a, S: Store>(session: &'a Session<S>, ui: &'a Ui, colors: ColorMode)
         counted: session.counts_for_best(),
         help: ui.help,
         colors,
+        motion: ui
+            .motion
+            .as_ref()
+            .map(|(motion, at)| (motion, at.elapsed())),
+        played: ui
+            .lasted
+            .or_else(|| ui.started.map(|at| at.elapsed()))
+            .unwrap_or_default(),
+    }
+}
+
+/// Keeps the game's time: from its start or resume on this screen to its end (the end screen
+/// says how long it took), going on when a won game is played on.
+fn follow_the_clock<S: Store>(session: &Session<S>, ui: &mut Ui) {
+    match session.screen() {
+        Screen::Menu | Screen::Closed => (ui.started, ui.lasted) = (None, None),
+        Screen::Game { .. } => {
+            ui.started.get_or_insert_with(Instant::now);
+            ui.lasted = None;
+        }
+        Screen::End { .. } => {
+            let started = *ui.started.get_or_insert_with(Instant::now);
+            ui.lasted.get_or_insert_with(|| started.elapsed());
+        }
     }
 }
 
@@ -344,9 +426,9 @@ fn on_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, key: KeyEvent) -> boo
     {
         ui.pending = Some(key);
         ui.status = if key == 'q' {
-            "Moves not saved: q again leaves for the menu without them, s saves them and plays on, any other key plays on."
+            "Moves not saved: q again leaves without them, s saves them, other keys play on."
         } else {
-            "Moves not saved: n again starts a new game without them, s saves them and plays on, any other key plays on."
+            "Moves not saved: n again starts a new game, s saves them, other keys play on."
         }
         .to_string();
         return true;
@@ -436,20 +518,35 @@ fn game_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, key: KeyEvent, c: O
             report(session, ui, Command::Undo);
         }
         (_, Some('s')) => report(session, ui, Command::Save),
-        (_, Some('a')) if session.players_ready() => report(session, ui, Command::Advice),
+        // Advice is asked for once its mark is on the screen: the first on a large board may
+        // take a moment, and the screen never stays as it was before the key meanwhile.
         (_, Some('a')) => {
             ui.waiting = Some(Waiting::Advice);
-            ui.status = "Thinking (the player is reading its network)...".to_string();
+            ui.mark_drawn = false;
+            ui.status = if session.players_ready() {
+                "Thinking ...".to_string()
+            } else {
+                "Thinking ... (the player is reading its network)".to_string()
+            };
         }
         (_, Some('t')) => report(session, ui, Command::NewTiles(!new_tiles)),
-        (_, Some('p')) if session.players_ready() => {
-            ui.waiting = Some(Waiting::Autoplay);
-            carry_out_waiting(session, ui);
-        }
         (_, Some('p')) => {
             ui.waiting = Some(Waiting::Autoplay);
-            ui.status =
-                "Thinking (the player is reading its network): any key takes over.".to_string();
+            ui.mark_drawn = false;
+            ui.status = if session.players_ready() {
+                "Thinking ...: any key takes over.".to_string()
+            } else {
+                "Thinking ... (the player is reading its network): any key takes over.".to_string()
+            };
+        }
+        (_, Some('m')) => {
+            ui.animate = !ui.animate;
+            ui.status = if ui.animate {
+                "Motion on: tiles slide."
+            } else {
+                "Motion off: moves are drawn at once."
+            }
+            .to_string();
         }
         (_, Some('n')) => {
             report(session, ui, Command::Leave);
@@ -490,12 +587,11 @@ fn play<S: Store>(session: &mut Session<S>, ui: &mut Ui, command: Command) {
                 Screen::Game { game, .. } | Screen::End { game, .. } => *game.board(),
                 _ => before,
             };
-            ui.new_tile = before.slide(direction).and_then(|(slid, _)| {
-                let n = slid.size();
-                (0..n * n)
-                    .map(|i| (i / n, i % n))
-                    .find(|&(r, c)| slid.get(r, c) == 0 && after.get(r, c) != 0)
-            });
+            let motion = Motion::new(&before, direction, &after, turn.score_delta);
+            ui.new_tile = motion.as_ref().and_then(Motion::new_cell);
+            ui.motion = motion
+                .filter(|_| ui.animate)
+                .map(|motion| (motion, Instant::now()));
         }
     }
 }
