@@ -341,7 +341,7 @@ fn a_weight_file_passed_over_is_said_in_the_full_screen() {
         Step::Key(b"q"),
     ];
     let screen = in_terminal_steps(&run, "stty rows 40 cols 120;", "--seed 1", &keys);
-    let note = b"data/weights/ntuple-4x4.p11w: not a power11 weight file; playing the shipped network instead";
+    let note = b"data/weights/ntuple-4x4.p11w: not a power11 weight file; playing the shipped";
     // Drawn at a row of a frame (after the cursor is moved to it), not written as a line of
     // standard error (`power11: data/...`).
     let drawn: Vec<u8> = [&b"H"[..], note].concat();

@@ -65,13 +65,15 @@ impl Painter {
                     continue;
                 }
                 move_to(&mut bytes, &mut cursor, row, col);
-                // The run of changed cells, and unchanged ones shorter than a cursor move
-                // between them (written again: they are the same).
-                let mut end = col;
-                let mut k = col;
+                // The run of changed cells, and the unchanged ones between them that the pen
+                // draws as it is (written again, the same): cheaper than a cursor move.
+                let mut end = col + 1;
+                let mut k = end;
                 while k < frame.width && k - end <= 4 {
                     if changed(k) {
                         end = k + 1;
+                    } else if !drawn_as_is(&frame.cell(row, end - 1).style, frame.cell(row, k)) {
+                        break;
                     }
                     k += 1;
                 }
@@ -109,6 +111,16 @@ fn move_to(bytes: &mut Vec<u8>, cursor: &mut Option<(usize, usize)>, row: usize,
         }
     }
     *cursor = Some((row, col));
+}
+
+/// Whether `cell` is drawn with `pen` (the style of the changed cell before it) as it is: no
+/// change of style.
+fn drawn_as_is(pen: &Style, cell: Cell) -> bool {
+    let want = cell.style;
+    let blank = cell.ch == ' ' && !want.reverse;
+    want.bg == pen.bg
+        && want.reverse == pen.reverse
+        && (blank || (want.fg == pen.fg && want.bold == pen.bold))
 }
 
 /// Sets the pen for `cell`, writing only what changes: a blank needs only its background
