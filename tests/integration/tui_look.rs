@@ -69,10 +69,13 @@ fn tile_styles(parser: &vt100::Parser) -> BTreeMap<u64, (vt100::Color, vt100::Co
             }
             let cell = screen.cell(row, start).expect("on the screen");
             if let Ok(value) = number.parse::<u64>() {
-                // The first (the board's, above any text that names a number).
-                styles
-                    .entry(value)
-                    .or_insert((cell.fgcolor(), cell.bgcolor(), cell.bold()));
+                // The board's: one on a background of its own where the number also shows in
+                // the text around the board (the title's goal, the end screen's largest tile).
+                let style = (cell.fgcolor(), cell.bgcolor(), cell.bold());
+                let kept = styles.entry(value).or_insert(style);
+                if kept.1 == vt100::Color::Default {
+                    *kept = style;
+                }
             }
         }
     }
@@ -465,7 +468,7 @@ fn every_frame_is_a_synchronized_update_and_only_a_resize_clears() {
     let bytes = in_terminal_steps(
         &run,
         &format!("stty rows 24 cols 80; {COLOURS_256}"),
-        "--seed 1",
+        "--seed 1 --player expectimax",
         &[
             Step::Key(b"h"),
             Step::Key(b"\x1b[D"),

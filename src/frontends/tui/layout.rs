@@ -6,11 +6,10 @@
 /// The tile sizes tried, largest first (columns, lines): about the web game's square tiles
 /// (a character is about twice as tall as wide) in small steps, odd heights so that the
 /// digits sit on the middle line, then two-line tiles, then one line a tile.
-const TILE_SIZES: [(usize, usize); 10] = [
+const TILE_SIZES: [(usize, usize); 9] = [
     (15, 7),
     (13, 5),
     (11, 5),
-    (11, 3),
     (9, 3),
     (7, 3),
     (8, 2),

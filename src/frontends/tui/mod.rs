@@ -135,6 +135,7 @@ pub fn run<S: Store>(
         }
     });
     let mut dirty = true;
+    let mut drawn_size = None;
     loop {
         if stopped_by.load(Ordering::Relaxed) != 0 {
             break;
@@ -162,8 +163,14 @@ pub fn run<S: Store>(
                 dirty = true;
             }
         }
+        // A window resized in two steps (rows, then columns) may signal once: its size is
+        // looked at on every turn.
+        if crossterm::terminal::size().ok() != drawn_size {
+            dirty = true;
+        }
         // Drawn only when something changed: an idle screen is not redrawn.
         if dirty {
+            drawn_size = crossterm::terminal::size().ok();
             ui.cramped = draw(&mut terminal, &mut painter, &session, &ui, colors)?;
             ui.mark_drawn = ui.waiting.is_some();
             dirty = false;
