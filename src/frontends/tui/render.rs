@@ -206,7 +206,7 @@ const HELP: [&str; 7] = [
 ];
 
 /// The frame for `view` in a window of `width` x `height`: the board's layout fixed by the
-/// window ([`game_layout`]), else a frame that says the window is too small and still shows
+/// window's size alone (never by a message or a mark), else a frame that says the window is too small and still shows
 /// the status line, so a question (`q again leaves ...`) is never asked unseen.
 pub fn render(view: &View<'_>, width: usize, height: usize) -> Frame {
     let width = width.max(1);
