@@ -778,3 +778,48 @@ fn best_on_screen_never_drops_across_p_t_and_b() {
     let kept = std::fs::read_to_string(run.path("data/best-scores.txt")).unwrap();
     assert_eq!(kept, format!("power11 4 {}\n", bests.last().unwrap()));
 }
+
+/// Issue 66: digits sat above the middle of two-line tiles (a 6x6 game at 80x24 had 8x2
+/// tiles, the number on the upper line). They are drawn as half a line (`▄`), the number's
+/// line and half a line (`▀`), in the tile's colour.
+#[test]
+fn two_line_tiles_have_their_digits_between_half_rows_of_their_colour() {
+    let run = Run::new();
+    std::fs::write(
+        run.path("six.txt"),
+        "2 4 8 16 32 64\n0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 0 0 0 128\n",
+    )
+    .unwrap();
+    let bytes = in_terminal_steps(
+        &run,
+        &format!("stty rows 24 cols 80; {COLOURS_256}"),
+        "--board six.txt --variant classic --size 6",
+        &[Step::Key(b"q"), Step::Key(b"q")],
+    );
+    let shown = screen_before(&bytes, b"Resume the last saved game", 24, 80);
+    let screen = shown.screen();
+    let text = lines(&shown);
+    for value in ["2", "16", "128"] {
+        let (row, line) = text
+            .iter()
+            .enumerate()
+            .find(|(_, l)| l.split_whitespace().any(|w| w == value))
+            .unwrap_or_else(|| panic!("{value} shown: {}", text.join("\n")));
+        let col = line
+            .find(&format!(" {value} "))
+            .expect("a number between blanks")
+            + 1;
+        let (row, col) = (u16::try_from(row).unwrap(), u16::try_from(col).unwrap());
+        let tile = screen.cell(row, col).unwrap().bgcolor();
+        assert_ne!(tile, vt100::Color::Default, "{value}: a block");
+        for (r, half) in [(row - 1, "▄"), (row + 1, "▀")] {
+            let cell = screen.cell(r, col).unwrap();
+            assert_eq!(
+                (cell.contents(), cell.fgcolor()),
+                (half, tile),
+                "{value}: row {r}\n{}",
+                text.join("\n")
+            );
+        }
+    }
+}

@@ -3,8 +3,8 @@
 //! shows it whole, never half drawn; terminals without it ignore the two sequences), and the
 //! screen cleared only when its size changed (or it was given back and taken again).
 
+use super::frame::{Cell, Frame, Style};
 use super::palette::basic_code;
-use super::render::{Cell, Frame, Style};
 use crossterm::style::Color;
 use std::fmt::Write as _;
 use std::io::{self, Write};

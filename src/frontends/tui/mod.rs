@@ -10,16 +10,19 @@
 
 mod color;
 mod diff;
+mod frame;
 mod layout;
 mod motion;
 mod palette;
 mod render;
 mod terminal;
+mod tiles;
 
 pub use diff::{BEGIN_UPDATE, END_UPDATE, Painter};
+pub use frame::{Cell, Frame, Style};
 pub use motion::{Motion, SCHEDULE};
 pub use palette::{ColorMode, TileStyle};
-pub use render::{Cell, Frame, Style, View, render};
+pub use render::{View, render};
 
 use crate::model::direction::Direction;
 use crate::model::size::Size;

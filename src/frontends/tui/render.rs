@@ -2,159 +2,19 @@
 //! Pure: tests and the benchmark call [`render`] with no terminal; [`Painter`](super::Painter)
 //! writes the cells that changed.
 
+use super::frame::{Frame, Style};
 use super::layout::{Layout, MESSAGE_LINES, game_layout, least_window};
-use super::motion::{Motion, Stage};
-use super::palette::{ColorMode, TileStyle};
-use crate::model::board::{Board, tile_value};
+use super::motion::Motion;
+use super::palette::ColorMode;
+use super::tiles::{Marks, draw_board};
+use crate::model::board::tile_value;
 use crate::model::direction::Direction;
 use crate::model::game::Game;
 use crate::model::named::Named;
 use crate::model::rules::Rules;
 use crate::session::{MenuStyle, Screen};
 use crate::text::{cell_width, end_message};
-use crossterm::style::Color;
 use std::time::Duration;
-
-/// How a cell is drawn.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Style {
-    /// The character's colour, if not the terminal's own.
-    pub fg: Option<Color>,
-    /// The cell's background, if not the terminal's own.
-    pub bg: Option<Color>,
-    /// Bold.
-    pub bold: bool,
-    /// Reverse video.
-    pub reverse: bool,
-}
-
-impl Style {
-    const BOLD: Style = Style {
-        fg: None,
-        bg: None,
-        bold: true,
-        reverse: false,
-    };
-}
-
-impl From<TileStyle> for Style {
-    fn from(t: TileStyle) -> Style {
-        Style {
-            fg: t.fg,
-            bg: t.bg,
-            bold: t.bold,
-            reverse: t.reverse,
-        }
-    }
-}
-
-/// One cell of the screen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Cell {
-    /// Its character (one column wide).
-    pub ch: char,
-    /// How it is drawn.
-    pub style: Style,
-}
-
-impl Cell {
-    const BLANK: Cell = Cell {
-        ch: ' ',
-        style: Style {
-            fg: None,
-            bg: None,
-            bold: false,
-            reverse: false,
-        },
-    };
-
-    /// Whether the two cells look the same: a blank's colour and boldness do not show, only
-    /// its background (and its colour in reverse video).
-    pub fn looks_like(&self, other: &Cell) -> bool {
-        if self.ch != other.ch || self.style.bg != other.style.bg {
-            return false;
-        }
-        if self.style.reverse != other.style.reverse {
-            return false;
-        }
-        if self.ch == ' ' && !self.style.reverse {
-            return true;
-        }
-        self.style == other.style
-    }
-}
-
-/// One screenful: the window's cells, row by row.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Frame {
-    /// The window's columns.
-    pub width: usize,
-    /// The window's lines.
-    pub height: usize,
-    cells: Vec<Cell>,
-    /// The window was too small: the frame only says so (and game keys wait).
-    pub cramped: bool,
-    /// The board's place (column, row, columns, lines), where a game is shown.
-    pub board: Option<(usize, usize, usize, usize)>,
-    /// Each tile's size (columns, lines), where a game is shown.
-    pub tile: Option<(usize, usize)>,
-}
-
-impl Frame {
-    /// A blank frame of `width` x `height`.
-    pub fn new(width: usize, height: usize) -> Frame {
-        Frame {
-            width,
-            height,
-            cells: vec![Cell::BLANK; width * height],
-            cramped: false,
-            board: None,
-            tile: None,
-        }
-    }
-
-    /// The cell at `row`, `col`.
-    pub fn cell(&self, row: usize, col: usize) -> Cell {
-        self.cells[row * self.width + col]
-    }
-
-    /// Row `row`'s text, blanks at its end left out.
-    pub fn row_text(&self, row: usize) -> String {
-        let text: String = self.cells[row * self.width..(row + 1) * self.width]
-            .iter()
-            .map(|c| c.ch)
-            .collect();
-        text.trim_end().to_string()
-    }
-
-    /// The frame's text without styles, a line a row (for tests and for reading it).
-    pub fn to_text(&self) -> String {
-        (0..self.height).map(|r| self.row_text(r) + "\n").collect()
-    }
-
-    /// Writes `text` from `col`, `row`, cut at the window's edge.
-    fn put(&mut self, col: usize, row: usize, text: &str, style: Style) {
-        if row >= self.height {
-            return;
-        }
-        for (k, ch) in text.chars().enumerate() {
-            let c = col + k;
-            if c >= self.width {
-                break;
-            }
-            self.cells[row * self.width + c] = Cell { ch, style };
-        }
-    }
-
-    /// Fills a rectangle with blanks of `style`, cut at the window's edges.
-    fn fill(&mut self, (col, row): (usize, usize), (w, h): (usize, usize), style: Style) {
-        for r in row..(row + h).min(self.height) {
-            for c in col..(col + w).min(self.width) {
-                self.cells[r * self.width + c] = Cell { ch: ' ', style };
-            }
-        }
-    }
-}
 
 /// Everything a frame shows.
 #[derive(Clone, Debug)]
@@ -397,7 +257,8 @@ fn score_line(view: &View<'_>, game: &Game, best: i128, width: usize) -> String 
     first_fitting(&[full, short], width)
 }
 
-#[allow(clippy::single_match_else)] // The end screen and the game, side by side.
+/// A game's frame, or its end's (`end`: whether it offers to play on), or the help alone, or
+/// the frame of a window too small for the board.
 fn render_game(
     view: &View<'_>,
     game: &Game,
@@ -454,48 +315,28 @@ fn render_game(
             frame.put(col, row, &plus, Style::BOLD);
         }
     }
-    draw_board(view, game.board(), &layout, &mut frame);
-    let message = layout.message;
-    match end {
-        Some(offers_more) => {
-            let said = end_message(game.status(), game.score()).unwrap_or_default();
-            frame.put(left, message, &said, Style::BOLD);
-            let largest = tile_value(game.board().max_exponent());
-            let seconds = view.played.as_secs();
-            let time = format!("{}:{:02}", seconds / 60, seconds % 60);
-            let facts = format!(
-                "Largest tile {largest}   Moves {}   Time {time}",
-                game.undo_depth()
-            );
-            let facts = first_fitting(
-                &[
-                    vec![facts.as_str()],
-                    vec![&format!("Largest {largest}"), &format!("Time {time}")],
-                ],
-                text_width,
-            );
-            frame.put(left, message + 1, &facts, Style::default());
-            let keys = if offers_more {
-                "k - keep playing, n - new game, Enter - the menu"
-            } else {
-                "Enter (or any key but a move) - the menu"
-            };
-            let keys = first_fitting(&[vec![keys], vec!["Enter - the menu"]], text_width);
-            frame.put(left, layout.keys, &keys, Style::default());
+    let marks = Marks {
+        colors: view.colors,
+        motion: view.motion,
+        new_tile: view.new_tile,
+        advised: view.advised,
+    };
+    draw_board(&mut frame, game.board(), &layout, marks);
+    if let Some(offers_more) = end {
+        draw_end(&mut frame, view, game, offers_more, &layout);
+    } else {
+        let (left, text_width) = layout.text;
+        for (k, line) in message_lines(view.status, text_width, MESSAGE_LINES)
+            .iter()
+            .enumerate()
+        {
+            frame.put(left, layout.message + k, line, Style::default());
         }
-        None => {
-            for (k, line) in message_lines(view.status, text_width, MESSAGE_LINES)
-                .iter()
-                .enumerate()
-            {
-                frame.put(left, message + k, line, Style::default());
-            }
-            let keys = KEY_LINES
-                .iter()
-                .find(|k| k.len() <= text_width)
-                .unwrap_or(&KEY_LINES[KEY_LINES.len() - 1]);
-            frame.put(left, layout.keys, keys, Style::default());
-        }
+        let keys = KEY_LINES
+            .iter()
+            .find(|k| k.len() <= text_width)
+            .unwrap_or(&KEY_LINES[KEY_LINES.len() - 1]);
+        frame.put(left, layout.keys, keys, Style::default());
     }
     if view.help {
         for (k, line) in HELP.iter().enumerate() {
@@ -503,6 +344,36 @@ fn render_game(
         }
     }
     frame
+}
+
+/// The end of a game below its board: what the line game says, the largest tile, moves and
+/// time, and the keys that go on.
+fn draw_end(frame: &mut Frame, view: &View<'_>, game: &Game, offers_more: bool, layout: &Layout) {
+    let (left, text_width) = layout.text;
+    let said = end_message(game.status(), game.score()).unwrap_or_default();
+    frame.put(left, layout.message, &said, Style::BOLD);
+    let largest = tile_value(game.board().max_exponent());
+    let seconds = view.played.as_secs();
+    let time = format!("{}:{:02}", seconds / 60, seconds % 60);
+    let facts = format!(
+        "Largest tile {largest}   Moves {}   Time {time}",
+        game.undo_depth()
+    );
+    let facts = first_fitting(
+        &[
+            vec![facts.as_str()],
+            vec![&format!("Largest {largest}"), &format!("Time {time}")],
+        ],
+        text_width,
+    );
+    frame.put(left, layout.message + 1, &facts, Style::default());
+    let keys = if offers_more {
+        "k - keep playing, n - new game, Enter - the menu"
+    } else {
+        "Enter (or any key but a move) - the menu"
+    };
+    let keys = first_fitting(&[vec![keys], vec!["Enter - the menu"]], text_width);
+    frame.put(left, layout.keys, &keys, Style::default());
 }
 
 /// The help alone, where it does not fit beside the board: it is what was asked for.
@@ -543,138 +414,4 @@ fn too_small(view: &View<'_>, n: usize, digits: usize, width: usize, height: usi
         frame.put(0, row, line, Style::default());
     }
     frame
-}
-
-/// Draws one tile of exponent `e` (0: an empty cell) with its top left corner at `at`, of
-/// `size`; the number on the middle line (the upper of the two on an even height).
-fn draw_tile(
-    frame: &mut Frame,
-    colors: ColorMode,
-    e: u8,
-    (at, size): ((usize, usize), (usize, usize)),
-    mark: bool,
-) {
-    let style = Style::from(colors.tile(e));
-    frame.fill(
-        at,
-        size,
-        Style {
-            fg: None,
-            bold: false,
-            ..style
-        },
-    );
-    let middle = at.1 + (size.1 - 1) / 2;
-    let text = match e {
-        0 if colors == ColorMode::None => ".".to_string(),
-        0 => return,
-        _ => tile_value(e).to_string(),
-    };
-    let len = text.chars().count();
-    let col = at.0 + size.0.saturating_sub(len) / 2;
-    frame.put(col, middle, &text, style);
-    if mark {
-        if size.1 >= 3 {
-            let col = at.0 + (size.0 - 3) / 2;
-            frame.put(
-                col,
-                middle - 1,
-                "new",
-                Style {
-                    bold: false,
-                    ..style
-                },
-            );
-        } else if col + len < at.0 + size.0 {
-            frame.put(col + len, middle, "*", style);
-        }
-    }
-}
-
-fn draw_board(view: &View<'_>, board: &Board, layout: &Layout, frame: &mut Frame) {
-    let n = board.size();
-    let colors = view.colors;
-    let stage = view.motion.map_or(Stage::Done, |(_, at)| Motion::stage(at));
-    // The empty board under what moves.
-    for r in 0..n {
-        for c in 0..n {
-            draw_tile(frame, colors, 0, (layout.cell(r, c), layout.tile), false);
-        }
-    }
-    match (stage, view.motion) {
-        (Stage::Slide(p), Some((motion, _))) => {
-            // Tiles that stay first, those that move over them after.
-            let mut travels = motion.travels.clone();
-            travels.sort_by_key(|t| t.from != t.to);
-            for t in travels {
-                let (from, to) = (layout.cell(t.from.0, t.from.1), layout.cell(t.to.0, t.to.1));
-                let between = |a: usize, b: usize| {
-                    let (a, b) = (a as f64, b as f64);
-                    (a + (b - a) * p).round() as usize
-                };
-                let at = (between(from.0, to.0), between(from.1, to.1));
-                draw_tile(frame, colors, t.exponent, (at, layout.tile), false);
-            }
-        }
-        (Stage::Pop(grown), Some((motion, _))) => {
-            let merged: Vec<_> = motion.merged().collect();
-            for r in 0..n {
-                for c in 0..n {
-                    let e = board.get(r, c);
-                    if e == 0 || motion.new_cell() == Some((r, c)) || merged.contains(&(r, c)) {
-                        continue;
-                    }
-                    draw_tile(frame, colors, e, (layout.cell(r, c), layout.tile), false);
-                }
-            }
-            // Merged tiles a size larger (into the gaps around them), while it pops.
-            for (r, c) in merged {
-                let (col, row) = layout.cell(r, c);
-                let (w, h) = layout.tile;
-                let grow = (layout.gap.0.min(1), layout.gap.1.min(1));
-                let at = (col.saturating_sub(grow.0), row.saturating_sub(grow.1));
-                let size = (w + 2 * grow.0, h + 2 * grow.1);
-                draw_tile(frame, colors, board.get(r, c), (at, size), false);
-            }
-            // The new tile grows from its middle.
-            if let Some(((r, c), e)) = motion.new_tile {
-                let (col, row) = layout.cell(r, c);
-                let (w, h) = layout.tile;
-                let part = |v: usize| ((v as f64 * grown).ceil() as usize).clamp(1, v);
-                let size = (part(w).max(cell_width_of(e).min(w)), part(h));
-                let at = (col + (w - size.0) / 2, row + (h - size.1) / 2);
-                draw_tile(frame, colors, e, (at, size), false);
-            }
-        }
-        _ => {
-            for r in 0..n {
-                for c in 0..n {
-                    let e = board.get(r, c);
-                    if e != 0 {
-                        let mark = view.new_tile == Some((r, c));
-                        draw_tile(frame, colors, e, (layout.cell(r, c), layout.tile), mark);
-                    }
-                }
-            }
-        }
-    }
-    // The advised direction beside the middle row, where there is room.
-    if let Some(direction) = view.advised {
-        let arrow = match direction {
-            Direction::Up => "^",
-            Direction::Down => "v",
-            Direction::Left => "<",
-            Direction::Right => ">",
-        };
-        let (_, row) = layout.cell(n / 2, 0);
-        let col = layout.board.0 + layout.board_size.0 + 2;
-        if col < frame.width {
-            frame.put(col, row + (layout.tile.1 - 1) / 2, arrow, Style::BOLD);
-        }
-    }
-}
-
-/// The width of a tile's number.
-fn cell_width_of(e: u8) -> usize {
-    tile_value(e).to_string().len()
 }

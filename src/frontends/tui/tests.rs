@@ -370,6 +370,49 @@ fn tiles_fill_the_window_and_digits_sit_in_their_middle() {
     }
 }
 
+/// Two-line tiles put their digits above the middle (on the upper of two lines): a 6x6 game
+/// at 80x24 draws them as half a line, a line and half a line, the digits on the whole line,
+/// in every colour mode.
+#[test]
+fn two_line_tiles_have_their_digits_in_the_middle() {
+    let rules = Rules::classic().with_size(6).unwrap();
+    let mut rows = vec![vec![0u64; 6]; 6];
+    rows[0][0] = 16;
+    let g = game(&rows, rules);
+    for colors in [
+        ColorMode::None,
+        ColorMode::Basic,
+        ColorMode::Ansi256,
+        ColorMode::TrueColor,
+    ] {
+        let v = view(Screen::Game { game: &g, best: 0 }, &rules, colors);
+        let frame = render(&v, 80, 24);
+        let ((left, top, w, h), (tile_w, tile_h)) = board_place(&frame);
+        assert_eq!((tile_w, tile_h, h), (8, 3, 18), "{colors:?}");
+        let row =
+            |r: usize| -> String { (left..left + tile_w).map(|c| frame.cell(r, c).ch).collect() };
+        assert_eq!(row(top), "▄".repeat(8), "{colors:?}");
+        assert_eq!(row(top + 1).trim(), "16", "{colors:?}");
+        assert_eq!(row(top + 2), "▀".repeat(8), "{colors:?}");
+        // The half rows are drawn in the tile's colour: its background, or the text's where
+        // tiles are reverse video.
+        let tile = frame.cell(top + 1, left).style;
+        let edge = frame.cell(top, left).style;
+        assert_eq!((edge.fg, edge.bg, edge.reverse), (tile.bg, None, false));
+        assert_eq!(tile.reverse, colors == ColorMode::None);
+        // The next row of tiles starts right under: the two half rows are the gap.
+        assert_eq!(
+            frame.cell(top + 3, left).ch,
+            if colors == ColorMode::None {
+                ' '
+            } else {
+                '▄'
+            }
+        );
+        assert!(w <= 80 && top + h <= 24);
+    }
+}
+
 #[test]
 fn a_window_too_small_keeps_the_status_line_and_says_what_it_needs() {
     let rules = Rules::power11(4).unwrap();
