@@ -1,10 +1,13 @@
 //! The full-screen front end in memory: frames rendered for windows of every size, keys
 //! handled without a terminal.
 
+use super::keys::{autoplay_move, autoplay_status, carry_out_waiting, on_key, paced};
 use super::*;
 use crate::model::board::Board;
 use crate::model::game::Game;
 use crate::model::rules::Rules;
+use crate::session::MenuStyle;
+use crossterm::event::KeyEvent;
 
 fn game(rows: &[Vec<u64>], rules: Rules) -> Game {
     Game::from_board(rules, Board::from_values(rows).unwrap())
