@@ -1,15 +1,70 @@
-//! What a key does, and the computer's moves: keys mapped to session [`Command`]s for the
-//! screen shown (a handler per screen), the requests that wait for the players, the autoplay's
-//! pace and moves, and what the status line says of what the session reports.
+//! What a key does, and the computer's moves: the front end's state beside the session
+//! ([`Ui`]), keys mapped to session [`Command`]s for the screen shown (a handler per screen),
+//! the requests that wait for the players, the autoplay's pace and moves, and what the status
+//! line says of what the session reports.
 
 use super::motion::{Motion, SCHEDULE};
-use super::{SLOWEST, Ui, Waiting};
 use crate::model::direction::Direction;
 use crate::model::size::Size;
 use crate::session::{Command, Event, MenuStyle, Screen, Session, Store};
 use crate::text::advice_line;
 use crossterm::event::{KeyCode, KeyEvent};
 use std::time::{Duration, Instant};
+
+/// The slowest autoplay `-` goes to.
+pub(super) const SLOWEST: Duration = Duration::from_secs(2);
+
+/// A request that waits for the players to be ready (the learned player's network being read).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Waiting {
+    /// Advice on the board shown.
+    Advice,
+    /// The computer to play.
+    Autoplay,
+}
+
+/// What the front end keeps besides the session: the status line, the marks and modes.
+// Independent switches of what the screen shows, not the states of one machine.
+#[allow(clippy::struct_excessive_bools)]
+#[derive(Default)]
+pub(super) struct Ui {
+    /// A request carried out once the players are ready and its mark has been drawn; until
+    /// then a `Thinking` mark shows.
+    pub(super) waiting: Option<Waiting>,
+    /// The `Thinking` mark of the request waiting has been drawn: a slow answer never leaves
+    /// the screen as it was before the key.
+    pub(super) mark_drawn: bool,
+    /// Moves are animated (`--no-animation` and `m` turn it off).
+    pub(super) animate: bool,
+    /// The move being animated, and when its key came.
+    pub(super) motion: Option<(Motion, Instant)>,
+    /// When the game on the screen was started or resumed, and how long it lasted once over.
+    pub(super) started: Option<Instant>,
+    /// See `started`.
+    pub(super) lasted: Option<Duration>,
+    /// The autoplay's time between moves.
+    pub(super) delay: Duration,
+    /// The status line: messages, advice, questions.
+    pub(super) status: String,
+    /// What the player had to say when it was first asked for a move (a weight file passed
+    /// over), shown in the status line's place until the next key: on stderr, the full
+    /// screen would wipe it at once.
+    pub(super) note: Option<String>,
+    /// The cell of the tile the last move placed, marked `new`.
+    pub(super) new_tile: Option<(usize, usize)>,
+    /// The direction the last advice gave, until the board changes.
+    pub(super) advised: Option<Direction>,
+    /// The computer plays: when its next move is due.
+    pub(super) autoplay: Option<Instant>,
+    /// The key help is shown.
+    pub(super) help: bool,
+    /// Moves were made since the game was saved (or started).
+    pub(super) unsaved: bool,
+    /// The key (`q` or `n`) pressed once with unsaved moves, which a second press confirms.
+    pub(super) pending: Option<char>,
+    /// The last frame said the window is too small: game keys wait.
+    pub(super) cramped: bool,
+}
 
 /// A key pressed while the computer plays or is about to, or while advice is awaited: `+` and
 /// `-` set the autoplay's pace, any other key takes the game back (and is used up, as the

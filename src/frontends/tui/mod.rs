@@ -26,10 +26,9 @@ pub use motion::{Motion, SCHEDULE};
 pub use palette::{ColorMode, TileStyle};
 pub use render::{View, render};
 
-use crate::model::direction::Direction;
 use crate::session::{Screen, Session, Store};
 use crossterm::event::{self, Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers};
-use keys::{autoplay_move, carry_out_waiting, follow_the_clock, on_key, taken_by_the_computer};
+use keys::{Ui, autoplay_move, carry_out_waiting, follow_the_clock, on_key, taken_by_the_computer};
 use std::io::{self, IsTerminal, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -39,57 +38,6 @@ use terminal::{Terminal, restore};
 
 /// The autoplay's pace when `--delay` names none: about eight moves a second.
 pub const DEFAULT_DELAY: Duration = Duration::from_millis(120);
-
-/// The slowest autoplay `-` goes to.
-pub(super) const SLOWEST: Duration = Duration::from_secs(2);
-
-/// A request that waits for the players to be ready (the learned player's network being read).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Waiting {
-    /// Advice on the board shown.
-    Advice,
-    /// The computer to play.
-    Autoplay,
-}
-
-/// What the front end keeps besides the session: the status line, the marks and modes.
-// Independent switches of what the screen shows, not the states of one machine.
-#[allow(clippy::struct_excessive_bools)]
-#[derive(Default)]
-pub(super) struct Ui {
-    /// A request carried out once the players are ready and its mark has been drawn; until
-    /// then a `Thinking` mark shows.
-    pub(super) waiting: Option<Waiting>,
-    /// The `Thinking` mark of the request waiting has been drawn: a slow answer never leaves
-    /// the screen as it was before the key.
-    pub(super) mark_drawn: bool,
-    /// Moves are animated (`--no-animation` and `m` turn it off).
-    pub(super) animate: bool,
-    /// The move being animated, and when its key came.
-    pub(super) motion: Option<(Motion, Instant)>,
-    /// When the game on the screen was started or resumed, and how long it lasted once over.
-    pub(super) started: Option<Instant>,
-    /// See `started`.
-    pub(super) lasted: Option<Duration>,
-    /// The autoplay's time between moves.
-    pub(super) delay: Duration,
-    pub(super) status: String,
-    /// What the player had to say when it was first asked for a move (a weight file passed
-    /// over), shown in the status line's place until the next key: on stderr, the full
-    /// screen would wipe it at once.
-    pub(super) note: Option<String>,
-    pub(super) new_tile: Option<(usize, usize)>,
-    pub(super) advised: Option<Direction>,
-    /// The computer plays: when its next move is due.
-    pub(super) autoplay: Option<Instant>,
-    pub(super) help: bool,
-    /// Moves were made since the game was saved (or started).
-    pub(super) unsaved: bool,
-    /// The key (`q` or `n`) pressed once with unsaved moves, which a second press confirms.
-    pub(super) pending: Option<char>,
-    /// The last frame said the window is too small: game keys wait.
-    pub(super) cramped: bool,
-}
 
 /// Runs `session` full-screen until `q` at the menu, the Ctrl-C key or a signal that ends a
 /// program (SIGINT, SIGQUIT, SIGTERM, SIGHUP), the terminal restored in every case; returns

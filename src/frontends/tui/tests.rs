@@ -1,9 +1,12 @@
 //! The full-screen front end in memory: frames rendered for windows of every size, keys
 //! handled without a terminal.
 
-use super::keys::{autoplay_move, autoplay_status, carry_out_waiting, on_key, paced};
+use super::keys::{
+    SLOWEST, Ui, Waiting, autoplay_move, autoplay_status, carry_out_waiting, on_key, paced,
+};
 use super::*;
 use crate::model::board::Board;
+use crate::model::direction::Direction;
 use crate::model::game::Game;
 use crate::model::rules::Rules;
 use crate::session::MenuStyle;
