@@ -21,12 +21,14 @@ KEYS = {"Left": "\x1b[D", "Right": "\x1b[C", "Up": "\x1b[A", "Down": "\x1b[B", "
 BEGIN_UPDATE, END_UPDATE = "\x1b[?2026h", "\x1b[?2026l"
 
 
-def run(power11, cols, rows, args, steps, env=None, settle=1.5, tail=1.0, data=None):
+def run(power11, cols, rows, args, steps, env=None, settle=1.5, tail=1.0, data=None,
+        typed=None):
     """Runs `power11 --tui ARGS` in a pseudo-terminal of cols x rows with `env` added to a
     clean environment (no NO_COLOR, COLORTERM or TERM of the caller's), in the folder `data`
     (its save and best scores there too). Once it has taken the screen and `settle` seconds
     passed, each step is typed: a key name or text, or a number of seconds to wait; 0.1 s goes
-    by after each key. Returns the output as (seconds since the start, text) chunks."""
+    by after each key. Returns the output as (seconds since the start, text) chunks; `typed`, a
+    list, gets each key's time."""
     environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLORTERM")}
     environment.update({"TERM": "xterm-256color", "POWER11_DATA_DIR": os.path.join(data, "data")})
     environment.update(env or {})
@@ -64,6 +66,8 @@ def run(power11, cols, rows, args, steps, env=None, settle=1.5, tail=1.0, data=N
         if isinstance(step, (int, float)):
             read_for(step)
             continue
+        if typed is not None:
+            typed.append(time.monotonic() - start)
         os.write(fd, KEYS.get(step, step).encode())
         read_for(0.1)
     read_for(tail)
