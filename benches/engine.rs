@@ -169,7 +169,7 @@ fn learned_decision(c: &mut Criterion) {
 /// a buffer, as `--tui` does for every redraw.
 fn tui_frame(c: &mut Criterion) {
     use power11::session::{MenuStyle, Screen};
-    use power11::tui::{ColorMode, View, render};
+    use power11::tui::{ColorMode, Painter, View, render};
     let rules = Rules::classic();
     let game = power11::Game::from_board(rules, mid_game());
     c.bench_function("tui_frame_4x4_truecolor", |b| {
@@ -188,10 +188,14 @@ fn tui_frame(c: &mut Criterion) {
                 counted: true,
                 help: false,
                 colors: ColorMode::TrueColor,
+                motion: None,
+                played: std::time::Duration::ZERO,
             };
+            // A whole frame: the painter has none before it, as on the first frame and after a
+            // resize.
             let mut out = Vec::with_capacity(8192);
-            render(black_box(&view), 120, 40)
-                .write_to(&mut out)
+            Painter::new()
+                .paint(&render(black_box(&view), 120, 40), &mut out)
                 .expect("writing to memory");
             black_box(out)
         });

@@ -76,7 +76,7 @@ pub use model::random;
 
 #[cfg(feature = "cli")]
 pub use cli::main;
-pub use model::board::{Board, BoardError, exponent_of, tile_value};
+pub use model::board::{Board, BoardError, Slid, exponent_of, tile_value};
 pub use model::direction::Direction;
 pub use model::game::{Game, MixedSizes, Snapshot, Status, Timeline};
 pub use model::grid::{Grid, OnGrid};
@@ -84,7 +84,7 @@ pub use model::history::{
     NewTileFault, first_unexplained, highest_score, new_tile_fault, new_tiles, start_fault,
     step_fault,
 };
-pub use model::line::{MAX_TILE_EXPONENT, slide_line, tile_points};
+pub use model::line::{MAX_TILE_EXPONENT, Travel, slide_line, slide_line_traced, tile_points};
 pub use model::named::Named;
 pub use model::packed::{
     Bits, Board3, Board4, Board5, Layout, MAX_PACKED_EXPONENT, PACKED_SIZES, PackedBoard, Packing,

@@ -278,11 +278,13 @@ pub struct Session<S> {
 /// What a game means for its best score. A game counts only if a person played every move
 /// from a normal start (a new game or a resume): not a computer's move, not with new tiles
 /// switched off (even for a while), not from a board file. `peak` is the highest score it
-/// reached, so that the best score shown never drops when a move is taken back.
+/// reached while it counted (`None` for a game that never did), so that the best score shown
+/// never drops when a move is taken back or when the game stops counting: what a person
+/// reached by hand from a normal start stays theirs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Tally {
     counts: bool,
-    peak: Score,
+    peak: Option<Score>,
 }
 
 /// What tells a save apart from another: its number of states and its last state.
@@ -294,7 +296,7 @@ impl Tally {
     fn of(game: &Game, counts: bool) -> Tally {
         Tally {
             counts,
-            peak: game.score(),
+            peak: counts.then(|| game.score()),
         }
     }
 }
@@ -311,7 +313,7 @@ impl<S: Store> Session<S> {
             state: State::Menu,
             tally: Tally {
                 counts: true,
-                peak: 0,
+                peak: None,
             },
             uncounted_saves: Vec::new(),
         }
@@ -504,7 +506,9 @@ impl<S: Store> Session<S> {
             }
             _ => Event::NotNow,
         };
-        self.tally.peak = self.tally.peak.max(game.score());
+        if self.tally.counts {
+            self.tally.peak = self.tally.peak.max(Some(game.score()));
+        }
         let mut events = vec![event];
         if forgotten == 0 && game.forgotten() > 0 {
             events.push(Event::HistoryForgotten {
@@ -539,14 +543,22 @@ impl<S: Store> Session<S> {
         self.player.is_ready() && self.advisor.is_ready()
     }
 
-    /// A task that gets the player and the advisor ready ([`AnyPlayer::warm_up`]), for a front
-    /// end to run on a thread of its own from the start, so that the first advice or computer
-    /// move does not wait for it.
+    /// A task that gets the player and the advisor ready ([`AnyPlayer::warm_up`]) and the
+    /// search's tables for every board size the session can reach (its menu's and the game's
+    /// in progress), for a front end to run on a thread of its own from the start, so that the
+    /// first advice or computer move does not wait for it.
     pub fn warm_up(&self) -> impl FnOnce() + Send + 'static {
         let (player, advisor) = (self.player.clone(), self.advisor.clone());
+        let mut sizes: Vec<usize> = self.menu_sizes().iter().map(|s| s.get()).collect();
+        if let State::Game(game) = &self.state {
+            sizes.push(game.board().size());
+        }
         move || {
             player.warm_up();
             advisor.warm_up();
+            for size in sizes {
+                crate::players::heuristic::warm_up(size);
+            }
         }
     }
 
@@ -585,24 +597,26 @@ impl<S: Store> Session<S> {
     }
 
     /// The best score shown beside `game`'s: the stored one, or the highest score this game
-    /// reached if it counts and is higher (so taking a move back never lowers it). Every rule
-    /// set keeps one (a front end chooses whether its screen shows it).
+    /// reached while it counted if that is higher (so neither taking a move back nor a game
+    /// that stops counting lowers it). Every rule set keeps one (a front end chooses whether
+    /// its screen shows it).
     fn best_shown(&self, game: &Game) -> Score {
         let stored = self.store.best(game.rules()).unwrap_or(0);
-        if self.tally.counts {
-            stored.max(self.tally.peak).max(game.score())
-        } else {
-            stored
-        }
+        let now = self.tally.counts.then(|| game.score());
+        stored.max(self.tally.peak.max(now).unwrap_or(0))
     }
 
-    /// Records the game's score as a best score, if the game counts.
+    /// Records the highest score the game reached while it counted (what its screens showed
+    /// as the best): a game that counts records its score, one that stopped counting only the
+    /// points it scored before (a game of none leaves the record alone).
     fn record_best(&mut self, game: &Game) -> Vec<Event<S::Error>> {
-        if !self.tally.counts {
+        let now = self.tally.counts.then(|| game.score());
+        let Some(score) = self.tally.peak.max(now) else {
+            return Vec::new();
+        };
+        if !self.tally.counts && score <= 0 {
             return Vec::new();
         }
-        // The highest score the game reached: what its screens showed as the best.
-        let score = self.tally.peak.max(game.score());
         match self.store.record_best(game.rules(), score) {
             Ok(()) => Vec::new(),
             Err(e) => vec![Event::BestNotSaved(e)],
@@ -762,6 +776,45 @@ mod tests {
             best, score,
             "the best shown keeps the highest score reached"
         );
+    }
+
+    /// Regression (issue 66): a hand game showing Best 60 showed "Best 0 (not counted)" once
+    /// a computer move or new tiles off made it stop counting. The best shown keeps the score
+    /// the game reached while it counted, and that score is what is recorded.
+    #[test]
+    fn the_best_shown_never_drops_when_a_game_stops_counting() {
+        let stops: [(&str, Command); 2] = [
+            ("a computer move", Command::ComputerMove),
+            ("new tiles off", Command::NewTiles(false)),
+        ];
+        for (how, stop) in stops {
+            let mut s = session(Rules::classic(), MenuStyle::OneSize);
+            s.handle(Command::NewGame(Size::HARD));
+            let score = play_until_it_scores(&mut s);
+            s.handle(stop);
+            assert!(!s.counts_for_best(), "{how}");
+            let Screen::Game { best, .. } = s.screen() else {
+                panic!("a game")
+            };
+            assert_eq!(best, score, "{how}: the best shown dropped");
+            // Points scored after it stopped counting raise neither the best shown nor the
+            // one recorded.
+            let Screen::Game { game, .. } = s.screen() else {
+                panic!("a game")
+            };
+            let reached = game.score();
+            s.handle(Command::Undo);
+            let Screen::Game { best, .. } = s.screen() else {
+                panic!("a game")
+            };
+            assert_eq!(best, score, "{how}: after undo");
+            s.handle(Command::Leave);
+            assert_eq!(
+                s.store().best(&Rules::classic()),
+                Some(score),
+                "{how}: the score reached by hand is kept ({reached} now)"
+            );
+        }
     }
 
     /// How a test starts a game.

@@ -76,6 +76,11 @@ pub(super) struct Cli {
     #[arg(skip)]
     pub(super) variant_given: bool,
 
+    /// Full screen without motion: a move is drawn at once, with no sliding tiles (the `m` key
+    /// switches motion off and on while playing).
+    #[arg(long, requires = "tui")]
+    pub(super) no_animation: bool,
+
     /// Colours in the full-screen mode (`auto` follows `NO_COLOR` and the terminal).
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"], requires = "tui")]
     pub(super) color: String,

@@ -75,7 +75,7 @@ pub(super) fn run_play(cli: &Cli) -> anyhow::Result<()> {
         );
         out.flush()?;
         let delay = cli.delay.map_or(tui::DEFAULT_DELAY, Duration::from_millis);
-        return match tui::run(session, colors, delay)? {
+        return match tui::run(session, colors, delay, !cli.no_animation)? {
             Some(signal) => Err(super::Stopped(signal).into()),
             None => Ok(()),
         };

@@ -5,7 +5,7 @@
 //! floor up, so the model's bottom floor has no circle.
 
 use crate::model::direction::Direction;
-use crate::model::line::slide_line;
+use crate::model::line::{slide_line, slide_line_traced};
 use crate::model::size::{Size, SizeError};
 use thiserror::Error;
 
@@ -26,6 +26,21 @@ pub enum BoardError {
     /// A tile value is not empty (0) or a power of two >= 2.
     #[error("{0} is not a power of two >= 2")]
     BadTile(u64),
+}
+
+/// One tile's way in a slide ([`Board::travels`]): the cells (row, column) it goes from and
+/// to, its exponent before the move, and whether it merged into the tile that reached `to`
+/// before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slid {
+    /// Its cell before the move.
+    pub from: (usize, usize),
+    /// Its cell after the move.
+    pub to: (usize, usize),
+    /// Its exponent before the move.
+    pub exponent: u8,
+    /// It merged into the tile already at `to`.
+    pub merged: bool,
 }
 
 /// A square board of size 3..=8 holding tile exponents, stored row-major in a fixed array.
@@ -166,6 +181,33 @@ impl Board {
         changed.then_some((next, points))
     }
 
+    /// Where each tile goes when the board slides toward `direction` (every tile, those that
+    /// stay too), from the one merge loop ([`slide_line_traced`]): what a front end needs to
+    /// animate a move without a second copy of the rules.
+    pub fn travels(&self, direction: Direction) -> Vec<Slid> {
+        let n = self.size();
+        let mut travels = Vec::with_capacity(n * n);
+        let mut buffer = [0u8; Size::MAX];
+        for line in 0..n {
+            let buffer = &mut buffer[..n];
+            for (k, cell) in buffer.iter_mut().enumerate() {
+                let (r, c) = direction.line_cell(n, line, k);
+                *cell = self.get(r, c);
+            }
+            let mut before = [0u8; Size::MAX];
+            before[..n].copy_from_slice(buffer);
+            slide_line_traced(buffer, |travel| {
+                travels.push(Slid {
+                    from: direction.line_cell(n, line, travel.from),
+                    to: direction.line_cell(n, line, travel.to),
+                    exponent: before[travel.from],
+                    merged: travel.merged,
+                });
+            });
+        }
+        travels
+    }
+
     /// How many cells are empty.
     pub fn empty_count(&self) -> usize {
         self.exponents().iter().filter(|&&e| e == 0).count()
@@ -189,6 +231,23 @@ mod tests {
 
     fn board(rows: &[&[u64]]) -> Board {
         Board::from_values(&rows.iter().map(|r| r.to_vec()).collect::<Vec<_>>()).unwrap()
+    }
+
+    /// The travels rebuild the slid board: each tile lands where it says, merged pairs make
+    /// one tile one higher.
+    #[test]
+    fn travels_agree_with_the_slide() {
+        let b = board(&[&[2, 2, 4, 0], &[0, 4, 0, 4], &[8, 0, 8, 8], &[2, 4, 8, 16]]);
+        for direction in Direction::ALL {
+            let mut rebuilt = Board::empty(4).unwrap();
+            for t in b.travels(direction) {
+                assert_eq!(b.get(t.from.0, t.from.1), t.exponent);
+                let e = if t.merged { t.exponent + 1 } else { t.exponent };
+                rebuilt.set(t.to.0, t.to.1, e);
+            }
+            let slid = b.slide(direction).map_or(b, |(slid, _)| slid);
+            assert_eq!(rebuilt, slid, "{direction}");
+        }
     }
 
     #[test]

@@ -21,6 +21,26 @@ pub fn tile_points(exponent: u8) -> u64 {
 /// slide merge, each at most once, and when three or more equal tiles meet, the ones nearest
 /// index 0 merge first; two tiles of [`MAX_TILE_EXPONENT`] do not merge. Works for any length.
 pub fn slide_line(line: &mut [u8]) -> Option<u64> {
+    slide_line_traced(line, |_| {})
+}
+
+/// Where one tile of a line went in a slide ([`slide_line_traced`]): from cell `from` to cell
+/// `to`, and whether it joined the tile already there (a merge) or took the cell alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Travel {
+    /// The cell it was in.
+    pub from: usize,
+    /// The cell it ends in.
+    pub to: usize,
+    /// It merged into the tile that went to `to` before it.
+    pub merged: bool,
+}
+
+/// [`slide_line`], telling `trace` where each tile went, in the order the loop takes them (every
+/// tile, the ones that stay too): the one merge loop, so what a front end animates is what the
+/// rules did.
+#[inline]
+pub fn slide_line_traced(line: &mut [u8], mut trace: impl FnMut(Travel)) -> Option<u64> {
     let mut out = 0;
     let mut can_absorb = false;
     let mut points = 0u64;
@@ -40,9 +60,19 @@ pub fn slide_line(line: &mut [u8]) -> Option<u64> {
             points = points.saturating_add(tile_points(merged));
             can_absorb = false;
             changed = true;
+            trace(Travel {
+                from: next,
+                to: out - 1,
+                merged: true,
+            });
         } else {
             line[out] = tile;
             changed |= out != next;
+            trace(Travel {
+                from: next,
+                to: out,
+                merged: false,
+            });
             out += 1;
             can_absorb = true;
         }
@@ -74,6 +104,30 @@ mod tests {
             Some((expected.to_vec(), expected_points)),
             "sliding {input:?}"
         );
+    }
+
+    #[test]
+    fn the_traced_slide_says_where_each_tile_went() {
+        // 4 4 0 4 2: the first two 4s merge at 0, the third 4 goes to 1, the 2 to 2.
+        let mut line = [2, 2, 0, 2, 1];
+        let mut travels = Vec::new();
+        let points = slide_line_traced(&mut line, |t| travels.push(t));
+        assert_eq!((line, points), ([3, 2, 1, 0, 0], Some(8)));
+        let t = |from, to, merged| Travel { from, to, merged };
+        assert_eq!(
+            travels,
+            [
+                t(0, 0, false),
+                t(1, 0, true),
+                t(3, 1, false),
+                t(4, 2, false)
+            ]
+        );
+        // A line that does not change: every tile stays.
+        let mut still = [1, 2, 0];
+        let mut travels = Vec::new();
+        assert_eq!(slide_line_traced(&mut still, |t| travels.push(t)), None);
+        assert_eq!(travels, [t(0, 0, false), t(1, 1, false)]);
     }
 
     #[test]

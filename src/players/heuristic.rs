@@ -100,6 +100,16 @@ fn line_table(width: usize) -> &'static [f32] {
     })
 }
 
+/// Builds now what the first evaluation of an `size` x `size` board would wait for: its line
+/// table and the packed engine's move tables (half a second for 5x5), for a front end to do
+/// in the background before advice is asked for.
+pub fn warm_up(size: usize) {
+    if PACKED_SIZES.contains(&size) {
+        let _ = line_table(size);
+        crate::model::packed::warm_up(size);
+    }
+}
+
 /// The board evaluation for one kind of grid, with its tables looked up once (a search makes
 /// one and evaluates millions of boards with it).
 #[derive(Clone, Copy, Debug)]

@@ -3,6 +3,7 @@
 //! of its own for the 8 basic colours in which every value differs in (foreground, background,
 //! bold) and no digit is drawn in its background's colour.
 
+use super::color::{Rgb, contrast, difference, palette_256};
 use crossterm::style::Color;
 use std::sync::OnceLock;
 
@@ -30,6 +31,9 @@ pub struct TileStyle {
     pub bg: Option<Color>,
     /// Bold digits.
     pub bold: bool,
+    /// Reverse video: a block in the text's colour with the digits in the background's (tiles
+    /// without colour).
+    pub reverse: bool,
 }
 
 impl ColorMode {
@@ -79,31 +83,34 @@ impl ColorMode {
     }
 
     /// How the tile of `exponent` (0 for an empty cell) is drawn. The digits are bold on
-    /// every tile but in 8 colours, where bold is one of the scheme's three parts.
+    /// every tile but in 8 colours, where bold is one of the scheme's three parts; without
+    /// colour, tiles are blocks in reverse video.
     pub fn tile(self, exponent: u8) -> TileStyle {
-        let background = web_background(exponent);
+        let shade = shade(exponent);
         let bold = exponent > 0;
         match self {
             ColorMode::None => TileStyle {
                 fg: None,
                 bg: None,
                 bold,
+                reverse: exponent > 0,
             },
-            ColorMode::TrueColor => TileStyle {
-                fg: Some(rgb(text_on(background))),
-                bg: Some(rgb(background)),
-                bold,
-            },
-            ColorMode::Ansi256 => {
-                let entry = backgrounds_256()[shade(exponent)];
-                let text = text_on(palette_256(entry));
+            ColorMode::TrueColor => {
+                let background = TRUE_BACKGROUNDS[shade];
                 TileStyle {
-                    fg: Some(Color::AnsiValue(nearest_256(text, &[]))),
-                    bg: Some(Color::AnsiValue(entry)),
+                    fg: Some(rgb(digits_on(background))),
+                    bg: Some(rgb(background)),
                     bold,
+                    reverse: false,
                 }
             }
-            ColorMode::Basic => basic_style(exponent),
+            ColorMode::Ansi256 => TileStyle {
+                fg: Some(Color::AnsiValue(digits_256()[shade])),
+                bg: Some(Color::AnsiValue(BACKGROUNDS_256[shade])),
+                bold,
+                reverse: false,
+            },
+            ColorMode::Basic => basic_style(shade),
         }
     }
 }
@@ -115,7 +122,7 @@ fn is_vt(term: &str) -> bool {
         .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
 }
 
-fn rgb((r, g, b): (u8, u8, u8)) -> Color {
+fn rgb((r, g, b): Rgb) -> Color {
     Color::Rgb { r, g, b }
 }
 
@@ -133,143 +140,133 @@ fn shade(exponent: u8) -> usize {
     }
 }
 
-/// The web game's dark and light digits.
-const DARK: (u8, u8, u8) = (0x77, 0x6e, 0x65);
-const LIGHT: (u8, u8, u8) = (0xf9, 0xf6, 0xf2);
+/// The least contrast (WCAG) of a tile's digits with its background, in every colour mode.
+pub(super) const MIN_CONTRAST: f64 = 3.0;
 
-/// The web game's digits that read better on `background`: of its dark and light ones, the one
-/// of the higher contrast (WCAG's ratio of relative luminances). The web game draws light digits
-/// on its pale yellows (128 to 2048), which read poorly; they get the dark ones.
-fn text_on(background: (u8, u8, u8)) -> (u8, u8, u8) {
-    let luminance = |(r, g, b): (u8, u8, u8)| {
-        let linear = |v: u8| {
-            let v = f64::from(v) / 255.0;
-            if v <= 0.039_28 {
-                v / 12.92
-            } else {
-                ((v + 0.055) / 1.055).powf(2.4)
-            }
+/// The web game's dark and light digits.
+const DARK: Rgb = (0x77, 0x6e, 0x65);
+const LIGHT: Rgb = (0xf9, 0xf6, 0xf2);
+
+/// The digits drawn on `background`: the web game's dark or light ones, whichever contrasts
+/// more, taken toward black or white (a tenth at a time, the way that gets there first) until
+/// they reach [`MIN_CONTRAST`]: the web game's own read at 2:1 on 16 and 32, and its light
+/// digits on its pale yellows (128 to 2048) worse.
+fn digits_on(background: Rgb) -> Rgb {
+    let mix = |(r, g, b): Rgb, to: u8, tenths: u16| {
+        let m = |v: u8| {
+            let (v, to) = (u16::from(v), u16::from(to));
+            u8::try_from((v * (10 - tenths) + to * tenths) / 10).expect("a byte")
         };
-        0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+        (m(r), m(g), m(b))
     };
-    let contrast = |a: (u8, u8, u8), b: (u8, u8, u8)| {
-        let (x, y) = (luminance(a), luminance(b));
-        (x.max(y) + 0.05) / (x.min(y) + 0.05)
-    };
-    if contrast(DARK, background) >= contrast(LIGHT, background) {
+    let start = if contrast(DARK, background) >= contrast(LIGHT, background) {
         DARK
     } else {
         LIGHT
-    }
-}
-
-/// The web game's background of a tile, and dark ones of our own past 2048 (where the web game
-/// draws every tile alike).
-fn web_background(exponent: u8) -> (u8, u8, u8) {
-    const BACKGROUNDS: [(u8, u8, u8); SHADES] = [
-        (0xcd, 0xc1, 0xb4),
-        (0xee, 0xe4, 0xda),
-        (0xed, 0xe0, 0xc8),
-        (0xf2, 0xb1, 0x79),
-        (0xf5, 0x95, 0x63),
-        (0xf6, 0x7c, 0x5f),
-        (0xf6, 0x5e, 0x3b),
-        (0xed, 0xcf, 0x72),
-        (0xed, 0xcc, 0x61),
-        (0xed, 0xc8, 0x50),
-        (0xed, 0xc5, 0x3f),
-        (0xed, 0xc2, 0x2e),
-        (0x3c, 0x3a, 0x32),
-        (0x5a, 0x3f, 0x6e),
-        (0x2f, 0x5b, 0x8a),
-        (0x1f, 0x6f, 0x5c),
-        (0x7a, 0x2e, 0x2e),
-        (0x4a, 0x5a, 0x23),
-        (0x6b, 0x3a, 0x5a),
-        (0x2a, 0x2a, 0x6a),
-        (0x11, 0x11, 0x11),
-    ];
-    BACKGROUNDS[shade(exponent)]
-}
-
-/// The colour of entry `index` (16 to 255) of the 256-colour palette, as xterm draws it: a
-/// 6x6x6 cube, then 24 greys. Entries 0-15 are left out: each terminal's theme sets them.
-fn palette_256(index: u8) -> (u8, u8, u8) {
-    const LEVELS: [u8; 6] = [0, 95, 135, 175, 215, 255];
-    if index >= 232 {
-        let grey = 8 + 10 * (index - 232);
-        return (grey, grey, grey);
-    }
-    let i = index - 16;
-    (
-        LEVELS[usize::from(i / 36)],
-        LEVELS[usize::from(i / 6 % 6)],
-        LEVELS[usize::from(i % 6)],
-    )
-}
-
-/// The entry of the 256-colour palette nearest `color` that is not in `taken`, by the
-/// "redmean" distance (RGB weighted as the eye weighs it, more than plain RGB distance does).
-fn nearest_256(color: (u8, u8, u8), taken: &[u8]) -> u8 {
-    let distance = |(r, g, b): (u8, u8, u8)| {
-        let d = |a: u8, b: u8| (i32::from(a) - i32::from(b)).pow(2);
-        let mean = i32::midpoint(i32::from(r), i32::from(color.0));
-        (512 + mean) * d(r, color.0) + 1024 * d(g, color.1) + (767 - mean) * d(b, color.2)
     };
-    (16..=255)
-        .filter(|index| !taken.contains(index))
-        .min_by_key(|&index| distance(palette_256(index)))
-        .expect("more entries than shades")
+    (0..=10)
+        .flat_map(|tenths| [mix(start, 0, tenths), mix(start, 255, tenths)])
+        .find(|&digits| contrast(digits, background) >= MIN_CONTRAST)
+        .expect("black or white reads on any background")
 }
 
-/// Each shade's background in 256 colours: the nearest entry to its web colour that no shade
-/// before it took (the empty cell first, then from 2 up), so no two share one.
-fn backgrounds_256() -> &'static [u8; SHADES] {
+/// Each shade's background in 24-bit colour: the web game's palette to 2048, then nine colours
+/// of our own (the web game draws every tile past 2048 alike), the xterm cube's entries that
+/// 256 colours draw too, their hue rising around the wheel from violet to blue, none dark.
+const TRUE_BACKGROUNDS: [Rgb; SHADES] = [
+    (0xcd, 0xc1, 0xb4),
+    (0xee, 0xe4, 0xda),
+    (0xed, 0xe0, 0xc8),
+    (0xf2, 0xb1, 0x79),
+    (0xf5, 0x95, 0x63),
+    (0xf6, 0x7c, 0x5f),
+    (0xf6, 0x5e, 0x3b),
+    (0xed, 0xcf, 0x72),
+    (0xed, 0xcc, 0x61),
+    (0xed, 0xc8, 0x50),
+    (0xed, 0xc5, 0x3f),
+    (0xed, 0xc2, 0x2e),
+    (0x5f, 0x5f, 0xaf),
+    (0x87, 0x5f, 0x87),
+    (0xaf, 0x00, 0x5f),
+    (0xaf, 0x00, 0x00),
+    (0x5f, 0x5f, 0x00),
+    (0x00, 0x5f, 0x00),
+    (0x00, 0x87, 0x5f),
+    (0x00, 0x5f, 0x5f),
+    (0x00, 0x5f, 0x87),
+];
+
+/// Each shade's background in 256 colours: the palette entries nearest (CIEDE2000) to
+/// [`TRUE_BACKGROUNDS`] under the rules a board needs: every two at least 10 apart, none
+/// near-black (L* 25 or more), each within 30 degrees of its colour's hue, and the hues moving
+/// one way in each family (2 to 64 toward red, 128 to 2048 from lemon to amber, past 2048
+/// round the wheel). Chosen by a search for the least sum of squared differences; the tests
+/// check each rule, and that no entry nearer to a shade's colour keeps them.
+pub(super) const BACKGROUNDS_256: [u8; SHADES] = [
+    250, 255, 187, 180, 208, 209, 196, 185, 220, 178, 222, 214, 61, 96, 125, 124, 58, 22, 29, 23,
+    24,
+];
+
+/// Each shade's digits in 256 colours: the entry nearest (CIEDE2000) to the digits 24-bit
+/// colour would draw on that background ([`digits_on`]) among those that reach
+/// [`MIN_CONTRAST`] with it.
+fn digits_256() -> &'static [u8; SHADES] {
     static TABLE: OnceLock<[u8; SHADES]> = OnceLock::new();
     TABLE.get_or_init(|| {
         let mut table = [0; SHADES];
-        for shade in 0..SHADES {
-            let exponent = u8::try_from(shade).expect("a few shades");
-            table[shade] = nearest_256(web_background(exponent), &table[..shade]);
+        for (digits, &entry) in table.iter_mut().zip(&BACKGROUNDS_256) {
+            let background = palette_256(entry);
+            let wanted = digits_on(background);
+            *digits = (16..=255)
+                .filter(|&i| contrast(palette_256(i), background) >= MIN_CONTRAST)
+                .min_by(|&a, &b| {
+                    difference(palette_256(a), wanted)
+                        .total_cmp(&difference(palette_256(b), wanted))
+                })
+                .expect("black or white reads on any background");
         }
         table
     })
 }
 
 /// The scheme of the 8 basic colours: (digits, background, bold) for the empty cell, 2 to
-/// 2048 and the values past it, each different, no digit in its background's colour, and
-/// only pairs that read on xterm's colours and on the usual themes' (bold brightens the digits
-/// in most terminals). Values past 2048 take the dark blue and black backgrounds in turn.
-fn basic_style(exponent: u8) -> TileStyle {
+/// 2048 and the values past it, each different, none on black (or the terminal's own
+/// background, which is often black), and every digit at [`MIN_CONTRAST`] or more on xterm's
+/// colours, bold digits in their bright colour as most terminals draw them (black digits are
+/// never bold: bright black is grey). Light backgrounds for small values, red, cyan and
+/// magenta through 1024, green for 2048, blue past it.
+fn basic_style(shade: usize) -> TileStyle {
     use Color::{Black, DarkBlue, DarkCyan, DarkGreen, DarkMagenta, DarkRed, DarkYellow, Grey};
     const SCHEME: [(Color, Color, bool); SHADES] = [
         (Black, Grey, false),
-        (Black, Grey, true),
-        (DarkBlue, Grey, true),
+        (DarkBlue, Grey, false),
+        (DarkRed, Grey, false),
         (Black, DarkYellow, false),
-        (DarkRed, DarkYellow, true),
-        (Grey, DarkRed, false),
+        (DarkBlue, DarkYellow, false),
+        (Grey, DarkRed, true),
         (DarkYellow, DarkRed, true),
         (Black, DarkCyan, false),
-        (DarkBlue, DarkCyan, true),
-        (Grey, DarkMagenta, false),
-        (DarkYellow, DarkMagenta, true),
-        (Grey, DarkGreen, true),
+        (DarkBlue, DarkCyan, false),
+        (Grey, DarkMagenta, true),
+        (Black, DarkMagenta, false),
+        (Black, DarkGreen, false),
         (Grey, DarkBlue, true),
         (DarkYellow, DarkBlue, true),
         (DarkCyan, DarkBlue, true),
-        (Grey, Black, true),
-        (DarkYellow, Black, true),
-        (DarkCyan, Black, true),
-        (DarkGreen, Black, true),
-        (DarkMagenta, Black, true),
-        (DarkRed, Black, true),
+        (DarkGreen, DarkBlue, true),
+        (Black, DarkRed, false),
+        (DarkRed, DarkYellow, false),
+        (DarkBlue, DarkGreen, false),
+        (DarkMagenta, Grey, false),
+        (DarkRed, Grey, true),
     ];
-    let (fg, bg, bold) = SCHEME[shade(exponent)];
+    let (fg, bg, bold) = SCHEME[shade];
     TileStyle {
         fg: Some(fg),
         bg: Some(bg),
         bold,
+        reverse: false,
     }
 }
 
@@ -291,53 +288,4 @@ pub(super) fn basic_code(color: Color) -> Option<u8> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::collections::HashSet;
-
-    /// The values up to 2048 and the empty cell, then those past 2048 a board can hold.
-    const UP_TO_2048: std::ops::RangeInclusive<u8> = 0..=11;
-    const PAST_2048: std::ops::RangeInclusive<u8> = 12..=20;
-
-    #[test]
-    fn in_256_colours_no_two_values_share_a_background() {
-        let backgrounds: HashSet<_> = (0..=20).map(|e| ColorMode::Ansi256.tile(e).bg).collect();
-        assert_eq!(backgrounds.len(), 21);
-        for e in 0..=20 {
-            let style = ColorMode::Ansi256.tile(e);
-            assert_ne!(style.fg, style.bg, "the digits of {e} in their background");
-        }
-        // The first shades take the nearest entry outright.
-        assert_eq!(backgrounds_256()[0], nearest_256(web_background(0), &[]));
-    }
-
-    #[test]
-    fn in_8_colours_every_value_has_a_style_of_its_own_and_readable_digits() {
-        let up_to: HashSet<_> = UP_TO_2048.map(|e| ColorMode::Basic.tile(e)).collect();
-        assert_eq!(up_to.len(), 12);
-        let past: HashSet<_> = PAST_2048.map(|e| ColorMode::Basic.tile(e)).collect();
-        assert_eq!(past.len(), 9);
-        assert!(up_to.is_disjoint(&past));
-        for e in 0..=40 {
-            let style = ColorMode::Basic.tile(e);
-            let (fg, bg) = (style.fg.and_then(basic_code), style.bg.and_then(basic_code));
-            assert!(fg.is_some() && bg.is_some(), "{e}");
-            assert_ne!(fg, bg, "the digits of {e} in their background");
-        }
-    }
-
-    #[test]
-    fn truecolor_draws_the_web_games_palette_and_tells_the_values_past_2048_apart() {
-        assert_eq!(
-            ColorMode::TrueColor.tile(11).bg,
-            Some(Color::Rgb {
-                r: 0xed,
-                g: 0xc2,
-                b: 0x2e
-            })
-        );
-        let past: HashSet<_> = PAST_2048.map(|e| ColorMode::TrueColor.tile(e).bg).collect();
-        assert_eq!(past.len(), 9);
-        assert_eq!(ColorMode::None.tile(3).bg, None);
-    }
-}
+mod tests;

@@ -1,11 +1,16 @@
 //! The full-screen front end in memory: frames rendered for windows of every size, keys
 //! handled without a terminal.
 
-use super::render::KEY_LINES;
+use super::keys::{
+    SLOWEST, Ui, Waiting, autoplay_move, autoplay_status, carry_out_waiting, on_key, paced,
+};
 use super::*;
 use crate::model::board::Board;
+use crate::model::direction::Direction;
 use crate::model::game::Game;
 use crate::model::rules::Rules;
+use crate::session::MenuStyle;
+use crossterm::event::KeyEvent;
 
 fn game(rows: &[Vec<u64>], rules: Rules) -> Game {
     Game::from_board(rules, Board::from_values(rows).unwrap())
@@ -23,93 +28,9 @@ fn view<'a>(screen: Screen<'a>, rules: &'a Rules, colors: ColorMode) -> View<'a>
         counted: true,
         help: false,
         colors,
+        motion: None,
+        played: Duration::ZERO,
     }
-}
-
-/// The game screen of `g` without colour, for a `width` x `height` terminal.
-fn render_plain_game(g: &Game, rules: &Rules, width: usize, height: usize) -> Frame {
-    let screen = Screen::Game { game: g, best: 0 };
-    render(&view(screen, rules, ColorMode::None), width, height)
-}
-
-/// The lines of the frame's board: from the line after the score line's blank to the last
-/// line before the status (or end) lines, for a board of `n` rows.
-fn tile_rows(frame: &Frame) -> Vec<String> {
-    frame
-        .to_text()
-        .lines()
-        .skip(3)
-        .map(str::to_string)
-        .collect()
-}
-
-#[test]
-fn a_3x3_game_in_a_40x12_window_is_tiles_a_line_high_with_a_line_between_rows() {
-    let rules = Rules::mini();
-    let g = game(&[vec![2, 0, 4], vec![0, 8, 0], vec![0, 0, 2]], rules);
-    let mut v = view(Screen::Game { game: &g, best: 12 }, &rules, ColorMode::None);
-    v.new_tile = Some((2, 2));
-    v.status = "Game saved to power11.saved.";
-    // Each tile is 6 wide (4 digits + 2), its number centred, a column between tiles, a line
-    // between rows; the new tile marked by a `*`; the short key line. The board is centred
-    // under the text, the whole frame in the window.
-    let expected = [
-        "Power-11  mini 3x3, goal 512",
-        "Score 0   Best 12   Moves 0",
-        "        2      .      4   ",
-        "",
-        "        .      8      .      ",
-        "",
-        "        .      .      2*  ",
-        "Game saved to power11.saved.",
-        KEY_LINES[2],
-    ]
-    .map(|line| format!("{line}\n"))
-    .concat();
-    let frame = render(&v, 40, 12);
-    assert_eq!(frame.to_text(), expected);
-    // Centred: (40 - 36) / 2 columns in, (12 - 9) / 2 lines down; the board centred in the
-    // frame with the place of the advice's arrow beside its middle row.
-    assert_eq!((frame.left, frame.top), (2, 1));
-}
-
-#[test]
-fn tiles_grow_with_the_window_up_to_the_web_games_square_shape() {
-    let rules = Rules::classic();
-    let g = game(
-        &[
-            vec![2, 0, 0, 0],
-            vec![0, 2048, 0, 0],
-            vec![0; 4],
-            vec![0; 4],
-        ],
-        rules,
-    );
-    // The tile's height and width: the lines and the columns of the number `2`'s tile.
-    let tile = |width: usize, height: usize| {
-        let frame = render_plain_game(&g, &rules, width, height);
-        assert!(!frame.cramped, "{width}x{height}");
-        assert!(frame.width() <= width && frame.lines.len() <= height);
-        let rows = tile_rows(&frame);
-        let first_gap = rows.iter().position(String::is_empty).unwrap();
-        // From the number of the first tile to the dot of the next: a tile and a gap of 2.
-        let number = rows.iter().find(|l| l.contains('2')).unwrap();
-        let columns = number.find('.').unwrap() - number.find('2').unwrap() - 2;
-        (first_gap, columns, frame.left, frame.top)
-    };
-    let (lines_80, columns_80, ..) = tile(80, 24);
-    let (lines_120, columns_120, left, top) = tile(120, 40);
-    assert!(
-        lines_120 > lines_80 && columns_120 > columns_80,
-        "larger at 120x40"
-    );
-    assert_eq!((lines_120, columns_120), (7, 15), "the largest tile");
-    assert_eq!((lines_80, columns_80), (4, 9));
-    assert!(left > 20 && top > 0, "centred: {left}, {top}");
-    // Between two rows of tiles, a line of the terminal's own background.
-    let frame = render_plain_game(&g, &rules, 80, 24);
-    let rows = tile_rows(&frame);
-    assert_eq!(rows[4], "", "{}", frame.to_text());
 }
 
 #[test]
@@ -136,6 +57,10 @@ fn small_windows_still_play_every_3x3_4x4_and_5x5_game_and_8x8_in_80x24() {
             render(&v, 200, 60).to_text()
         );
         assert!(frame.to_text().contains("2048"), "{}", frame.to_text());
+        // Blank lines between the rows of tiles.
+        let (_, top, _, lines) = frame.board.unwrap();
+        assert_eq!(lines, 2 * n - 1, "{n}x{n} at {width}x{height}");
+        assert!(frame.row_text(top + 1).is_empty());
         // A 6-digit tile and the help still fit 80x24 on 8x8, a line a tile.
         if n == 8 {
             let mut rows = rows.clone();
@@ -145,195 +70,13 @@ fn small_windows_still_play_every_3x3_4x4_and_5x5_game_and_8x8_in_80x24() {
             v.help = true;
             v.new_tile = Some((7, 7));
             let frame = render(&v, 80, 24);
+            assert!(frame.to_text().contains("Power-11 keys"), "the help alone");
+            v.help = false;
+            let frame = render(&v, 80, 24);
             assert!(!frame.cramped, "{}", render(&v, 200, 60).to_text());
-            assert!(frame.to_text().contains(" 2* "), "{}", frame.to_text());
+            assert!(frame.to_text().contains(" 2*"), "{}", frame.to_text());
         }
     }
-}
-
-#[test]
-fn a_narrow_window_draws_the_score_line_closer_or_on_two_lines() {
-    let rules = Rules::mini();
-    let g = game(&[vec![2, 0, 4], vec![0, 8, 0], vec![0, 0, 2]], rules);
-    let mut v = view(Screen::Game { game: &g, best: 12 }, &rules, ColorMode::None);
-    v.counted = false;
-    let lines = |width| {
-        let text = render(&v, width, 30).to_text();
-        text.lines().skip(1).take(2).collect::<Vec<_>>().join("\n")
-    };
-    assert_eq!(lines(80), "Score 0   Best 12   (not counted)   Moves 0\n");
-    assert_eq!(lines(40), "Score 0  Best 12  (not counted)  Moves 0\n");
-    assert_eq!(lines(36), "Score 0   Best 12   (not counted)\nMoves 0");
-}
-
-#[test]
-fn t_switches_new_tiles_off_and_on_and_the_screen_says_so() {
-    use crate::session::MemoryStore;
-    let mut session = mini_session(&[vec![128, 64, 64], vec![32, 256, 128], vec![0; 3]]);
-    let mut ui = Ui::default();
-    let mut press = |session: &mut Session<MemoryStore>, c: char| {
-        assert!(on_key(
-            session,
-            &mut ui,
-            KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)
-        ));
-        render(&view_of(session, &ui, ColorMode::None), 40, 12).to_text()
-    };
-    let screen = press(&mut session, 't');
-    assert!(
-        screen.contains("\nScore 0   Best 0   (not counted)\nMoves 0   New tiles off\n"),
-        "{screen}"
-    );
-    assert!(
-        screen.contains("\nNew tiles off: moves place no tile until\nt again.\n"),
-        "{screen}"
-    );
-    // Left: the slide alone, no new tile (and none marked).
-    let screen = press(&mut session, 'l');
-    assert_eq!(
-        screen
-            .lines()
-            .skip(3)
-            .take(5)
-            .map(str::trim)
-            .collect::<Vec<_>>()
-            .join("\n"),
-        [
-            "128    128     .",
-            "",
-            "32    256    128",
-            "",
-            ".      .      ."
-        ]
-        .join("\n"),
-        "{screen}"
-    );
-    assert!(
-        screen.contains("\nScore 128   Best 0   (not counted)\nMoves 1   New tiles off\n"),
-        "{screen}"
-    );
-    // The help names the key; t again turns new tiles back on.
-    let screen = press(&mut session, '?');
-    // The help alone where it does not fit beside the board: every key, in 40x12.
-    assert!(
-        screen.contains("\nn: new game   t: new tiles off / on\n") && !screen.contains("Score"),
-        "{screen}"
-    );
-    let screen = press(&mut session, '?');
-    assert!(!screen.contains("Window too small"), "{screen}");
-    let screen = press(&mut session, 't');
-    assert!(
-        screen.contains("\nScore 128 Best 0 (not counted) Moves 1\n"),
-        "{screen}"
-    );
-    assert!(screen.contains("\nNew tiles on again.\n"), "{screen}");
-    let screen = press(&mut session, 'l');
-    assert!(screen.contains('*'), "a new tile, marked: {screen}");
-}
-
-#[test]
-fn colours_follow_the_mode() {
-    let rules = Rules::classic();
-    let g = game(
-        &[
-            vec![2048, 0, 0, 0],
-            vec![0; 4],
-            vec![0; 4],
-            vec![0, 0, 0, 2],
-        ],
-        rules,
-    );
-    let screen = Screen::Game { game: &g, best: 0 };
-    let ansi = |mode| {
-        let mut out = Vec::new();
-        render(&view(screen, &rules, mode), 100, 30)
-            .write_to(&mut out)
-            .unwrap();
-        String::from_utf8(out).unwrap()
-    };
-    // 2048's background, #edc22e, in 24-bit colour.
-    assert!(ansi(ColorMode::TrueColor).contains("\u{1b}[48;2;237;194;46m"));
-    assert!(ansi(ColorMode::Ansi256).contains("\u{1b}[48;5;"));
-    assert!(!ansi(ColorMode::None).contains("\u{1b}[48;"));
-    let basic = ansi(ColorMode::Basic);
-    assert!(basic.contains("\u{1b}[42m"), "2048 on the basic green");
-    assert!(!basic.contains("\u{1b}[48;"), "no palette or 24-bit colour");
-    let xterm = Some("xterm-256color");
-    let cases = [
-        (("auto", true, Some("truecolor"), xterm), ColorMode::None),
-        (("always", true, None, xterm), ColorMode::Ansi256),
-        (("never", false, None, xterm), ColorMode::None),
-        (
-            ("auto", false, Some("24bit"), Some("vt100")),
-            ColorMode::TrueColor,
-        ),
-        (
-            ("auto", false, None, Some("tmux-256color")),
-            ColorMode::Ansi256,
-        ),
-        (
-            ("auto", false, None, Some("xterm-kitty")),
-            ColorMode::Ansi256,
-        ),
-        (("auto", false, None, Some("xterm")), ColorMode::Basic),
-        (("auto", false, None, Some("linux")), ColorMode::Basic),
-        (("auto", false, None, Some("vt100")), ColorMode::None),
-        (("auto", false, None, Some("vte")), ColorMode::Basic),
-        (("always", false, None, Some("vt220")), ColorMode::Basic),
-    ];
-    for ((flag, no_color, colorterm, term), mode) in cases {
-        assert_eq!(
-            ColorMode::choose(flag, no_color, colorterm, term),
-            mode,
-            "--color {flag}, NO_COLOR {no_color}, COLORTERM {colorterm:?}, TERM {term:?}"
-        );
-    }
-}
-
-#[test]
-fn an_8x8_board_and_a_six_digit_tile_widen_the_screen() {
-    let rules = Rules::classic().with_size(8).unwrap();
-    let mut rows = vec![vec![0u64; 8]; 8];
-    rows[0][0] = 131_072;
-    let g = game(&rows, rules);
-    let frame = render_plain_game(&g, &rules, 200, 60);
-    let text = frame.to_text();
-    // Tiles are at least 8 wide (6 digits + 2).
-    assert!(text.contains(" 131072 "), "{text}");
-    // In a window too small for it, the screen says what it needs: the smallest layout.
-    let small = render_plain_game(&g, &rules, 40, 20);
-    assert!(small.cramped);
-    assert_eq!(
-        small.to_text(),
-        "Window too small:\nneeds 74x13,\nhas 40x20.\nEnlarge it, or q.\n"
-    );
-}
-
-/// Hostile-user items 6 and 7: a window too small still shows the status line (a question
-/// is never asked unseen), wrapped to the window, and the frame never outgrows it.
-#[test]
-fn a_cramped_frame_keeps_the_status_line() {
-    let rules = Rules::power11(4).unwrap();
-    let g = game(
-        &[vec![2, 0, 0, 0], vec![0; 4], vec![0; 4], vec![0; 4]],
-        rules,
-    );
-    let mut v = view(Screen::Game { game: &g, best: 8 }, &rules, ColorMode::None);
-    v.status = "Moves not saved: q again drops them.";
-    let frame = render(&v, 30, 10);
-    assert!(frame.cramped);
-    assert_eq!(
-        frame.to_text(),
-        "Moves not saved: q again drops\nthem.\n\nWindow too small:\nneeds 36x9,\nhas 30x10.\nEnlarge it, or q.\n"
-    );
-    assert_eq!((frame.left, frame.top), (0, 0));
-    let tiny = render(&v, 12, 3);
-    assert!(
-        tiny.width() <= 12 && tiny.lines.len() <= 3,
-        "{}",
-        tiny.to_text()
-    );
-    assert!(tiny.to_text().starts_with("Moves not\n"));
 }
 
 /// Hostile-user item 12: the Power-11 game shows its best score full-screen, and names its
@@ -346,10 +89,14 @@ fn power11_games_show_their_best_score() {
         rules,
     );
     let screen = Screen::Game { game: &g, best: 96 };
-    let text = render(&view(screen, &rules, ColorMode::None), 100, 30).to_text();
-    assert!(
-        text.starts_with("Power-11  4x4, goal 2048\nScore 0   Best 96   Moves 0\n"),
-        "{text}"
+    let frame = render(&view(screen, &rules, ColorMode::None), 100, 30);
+    let text: Vec<String> = (0..30)
+        .map(|r| frame.row_text(r).trim().to_string())
+        .collect();
+    let title = text.iter().position(|l| !l.is_empty()).unwrap();
+    assert_eq!(
+        text[title..title + 2],
+        ["Power-11  4x4, goal 2048", "Score 0   Best 96   Moves 0"]
     );
 }
 
@@ -372,7 +119,9 @@ fn the_end_screens_say_what_the_line_game_says() {
     )
     .to_text();
     assert!(
-        text.ends_with("YOU LOST!\nEnter (or any key but a move) - the menu\n"),
+        text.contains("YOU LOST!\n")
+            && text.contains("Largest tile 4   Moves 0   Time 0:00\n")
+            && text.contains("Enter (or any key but a move) - the menu\n"),
         "{text}"
     );
     let rules = Rules::classic();
@@ -394,7 +143,8 @@ fn the_end_screens_say_what_the_line_game_says() {
         30,
     )
     .to_text();
-    assert!(text.contains("YOU WON WITH A SCORE OF 0\nk - keep playing, n - new game"));
+    assert!(text.contains("YOU WON WITH A SCORE OF 0\n"), "{text}");
+    assert!(text.contains("k - keep playing, n - new game"), "{text}");
 }
 
 #[test]
@@ -484,7 +234,7 @@ fn the_unsaved_moves_question_says_what_each_key_does() {
     assert!(on_key(&mut session, &mut ui, key(KeyCode::Char('q'))));
     assert_eq!(
         ui.status,
-        "Moves not saved: q again leaves for the menu without them, s saves them and plays on, any other key plays on."
+        "Moves not saved: q again leaves without them, s saves them, other keys play on."
     );
     assert!(on_key(&mut session, &mut ui, key(KeyCode::Char('s'))));
     assert!(
@@ -524,14 +274,10 @@ fn every_frame_fits_its_window_at_every_size() {
             for width in (1..=130).step_by(4) {
                 for height in (1..=45).step_by(3) {
                     let frame = render(&v, width, height);
-                    assert!(
-                        frame.left + frame.width() <= width.max(frame.width())
-                            && frame.top + frame.lines.len() <= height.max(1),
-                        "{n}x{n} at {width}x{height}"
-                    );
-                    if !frame.cramped {
+                    assert_eq!((frame.width, frame.height), (width, height));
+                    if let Some((left, top, w, h)) = frame.board {
                         assert!(
-                            frame.left + frame.width() <= width,
+                            !frame.cramped && left + w <= width && top + h <= height,
                             "{n}x{n} at {width}x{height}"
                         );
                     }
@@ -546,10 +292,235 @@ fn the_advice_marker_is_left_with_the_game_it_was_for() {
     let mut session = mini_session(&[vec![2, 0, 0], vec![0; 3], vec![0, 0, 2]]);
     let mut ui = Ui::default();
     assert!(on_key(&mut session, &mut ui, key(KeyCode::Char('a'))));
+    // The mark first, the advice once it has been drawn.
+    assert_eq!((ui.waiting, ui.advised), (Some(Waiting::Advice), None));
+    assert!(ui.status.starts_with("Thinking"), "{}", ui.status);
+    carry_out_waiting(&mut session, &mut ui);
     assert!(ui.advised.is_some(), "{}", ui.status);
     assert!(on_key(&mut session, &mut ui, key(KeyCode::Char('q'))));
     assert!(matches!(session.screen(), Screen::Menu));
     assert!(on_key(&mut session, &mut ui, key(KeyCode::Char('n'))));
     assert!(matches!(session.screen(), Screen::Game { .. }));
     assert_eq!(ui.advised, None, "no advice on the new game's board");
+}
+
+/// The rows and columns of the board's tiles: where the colour of each cell's tile is.
+fn board_place(frame: &Frame) -> ((usize, usize, usize, usize), (usize, usize)) {
+    (frame.board.unwrap(), frame.tile.unwrap())
+}
+
+#[test]
+fn the_board_stays_put_whatever_the_message_advice_or_flags() {
+    let rules = Rules::classic();
+    let g = game(
+        &[
+            vec![2, 4, 8, 16],
+            vec![0; 4],
+            vec![0; 4],
+            vec![0, 0, 0, 2048],
+        ],
+        rules,
+    );
+    let long = "Moves not saved: q again leaves without them, s saves them, other keys play on. And more words that go on past two lines of the window for sure, on and on, and on again until even the widest of the windows has no room left for them all.";
+    for (width, height) in [(40, 12), (60, 20), (80, 24), (120, 40)] {
+        let mut v = view(
+            Screen::Game { game: &g, best: 0 },
+            &rules,
+            ColorMode::Ansi256,
+        );
+        let still = board_place(&render(&v, width, height));
+        v.status = long;
+        v.advised = Some(Direction::Left);
+        v.counted = false;
+        v.autoplay = true;
+        let frame = render(&v, width, height);
+        assert_eq!(board_place(&frame), still, "{width}x{height}");
+        // The message is shortened to its two lines, never more.
+        let text = frame.to_text();
+        assert!(text.contains('…'), "{text}");
+        assert!(text.contains("(not"), "{text}");
+    }
+}
+
+#[test]
+fn tiles_fill_the_window_and_digits_sit_in_their_middle() {
+    let rules = Rules::classic();
+    let g = game(
+        &[
+            vec![2, 0, 0, 0],
+            vec![0; 4],
+            vec![0; 4],
+            vec![0, 0, 0, 2048],
+        ],
+        rules,
+    );
+    let v = view(
+        Screen::Game { game: &g, best: 0 },
+        &rules,
+        ColorMode::TrueColor,
+    );
+    for (width, height, least) in [(60, 20, 2), (80, 24, 3), (120, 40, 7)] {
+        let frame = render(&v, width, height);
+        let ((left, top, w, _), (tile_w, tile_h)) = board_place(&frame);
+        assert!(tile_h >= least, "{width}x{height}: {tile_h} lines");
+        // Centred to the column.
+        assert_eq!(left, (width - w) / 2, "{width}x{height}");
+        // The 2 in the first tile: on its middle line, in its middle columns.
+        let row = top + (tile_h - 1) / 2;
+        let text = frame.row_text(row);
+        let col = text.find('2').unwrap();
+        assert_eq!(col, left + (tile_w - 1) / 2, "{width}x{height}: {text:?}");
+        let bg = frame.cell(top, left).style.bg;
+        assert!(bg.is_some() && frame.cell(top + tile_h - 1, left + tile_w - 1).style.bg == bg);
+        assert_eq!(frame.cell(top, left + tile_w).style.bg, None, "a gap");
+    }
+}
+
+/// Two-line tiles put their digits above the middle (on the upper of two lines): a 6x6 game
+/// at 80x24 draws them as half a line, a line and half a line, the digits on the whole line,
+/// in every colour mode.
+#[test]
+fn two_line_tiles_have_their_digits_in_the_middle() {
+    let rules = Rules::classic().with_size(6).unwrap();
+    let mut rows = vec![vec![0u64; 6]; 6];
+    rows[0][0] = 16;
+    let g = game(&rows, rules);
+    for colors in [
+        ColorMode::None,
+        ColorMode::Basic,
+        ColorMode::Ansi256,
+        ColorMode::TrueColor,
+    ] {
+        let v = view(Screen::Game { game: &g, best: 0 }, &rules, colors);
+        let frame = render(&v, 80, 24);
+        let ((left, top, w, h), (tile_w, tile_h)) = board_place(&frame);
+        assert_eq!((tile_w, tile_h, h), (8, 3, 18), "{colors:?}");
+        let row =
+            |r: usize| -> String { (left..left + tile_w).map(|c| frame.cell(r, c).ch).collect() };
+        assert_eq!(row(top), "▄".repeat(8), "{colors:?}");
+        assert_eq!(row(top + 1).trim(), "16", "{colors:?}");
+        assert_eq!(row(top + 2), "▀".repeat(8), "{colors:?}");
+        // The half rows are drawn in the tile's colour: its background, or the text's where
+        // tiles are reverse video.
+        let tile = frame.cell(top + 1, left).style;
+        let edge = frame.cell(top, left).style;
+        assert_eq!((edge.fg, edge.bg, edge.reverse), (tile.bg, None, false));
+        assert_eq!(tile.reverse, colors == ColorMode::None);
+        // The next row of tiles starts right under: the two half rows are the gap.
+        assert_eq!(
+            frame.cell(top + 3, left).ch,
+            if colors == ColorMode::None {
+                ' '
+            } else {
+                '▄'
+            }
+        );
+        assert!(w <= 80 && top + h <= 24);
+    }
+}
+
+#[test]
+fn a_window_too_small_keeps_the_status_line_and_says_what_it_needs() {
+    let rules = Rules::power11(4).unwrap();
+    let g = game(
+        &[vec![2, 0, 0, 0], vec![0; 4], vec![0; 4], vec![0; 4]],
+        rules,
+    );
+    let mut v = view(Screen::Game { game: &g, best: 8 }, &rules, ColorMode::None);
+    v.status = "Moves not saved: q again drops them.";
+    let frame = render(&v, 30, 10);
+    assert!(frame.cramped);
+    assert_eq!(
+        frame.to_text(),
+        "Moves not saved: q again drops\nthem.\n\nWindow too small:\nneeds 36x9,\nhas 30x10.\nEnlarge it, or q.\n\n\n\n"
+    );
+    // The needs it names do fit.
+    assert!(!render(&v, 36, 9).cramped);
+}
+
+#[test]
+fn a_move_in_motion_slides_pops_and_rests() {
+    use crate::model::direction::Direction;
+    let rules = Rules::classic();
+    let before =
+        Board::from_values(&[vec![2, 2, 0, 0], vec![0; 4], vec![0; 4], vec![0; 4]]).unwrap();
+    let mut after = before.slide(Direction::Left).unwrap().0;
+    after.set(3, 3, 1);
+    let g = Game::from_board(rules, after);
+    let motion = Motion::new(&before, Direction::Left, &after, 4).unwrap();
+    let mut v = view(
+        Screen::Game { game: &g, best: 0 },
+        &rules,
+        ColorMode::TrueColor,
+    );
+    let rest = render(&v, 80, 24);
+    let mut frames = Vec::new();
+    for &at in &SCHEDULE {
+        v.motion = Some((&motion, at));
+        frames.push(render(&v, 80, 24));
+    }
+    // Every frame differs from the one before; the last is the board at rest.
+    assert!(frames.windows(2).all(|w| w[0] != w[1]));
+    assert_eq!(frames.last().unwrap(), &rest);
+    // The +4 beside the score while the tiles slide.
+    assert!(
+        frames[0].to_text().contains("+4"),
+        "{}",
+        frames[0].to_text()
+    );
+    assert!(!rest.to_text().contains("+4"));
+}
+
+#[test]
+fn the_painter_writes_only_what_changed_in_one_synchronized_update() {
+    let rules = Rules::classic();
+    let g = game(
+        &[
+            vec![2, 4, 8, 16],
+            vec![0; 4],
+            vec![0; 4],
+            vec![0, 0, 0, 2048],
+        ],
+        rules,
+    );
+    let mut v = view(
+        Screen::Game { game: &g, best: 0 },
+        &rules,
+        ColorMode::Ansi256,
+    );
+    let mut painter = Painter::new();
+    let mut out = Vec::new();
+    let first = painter.paint(&render(&v, 80, 24), &mut out).unwrap();
+    assert!(out.starts_with(BEGIN_UPDATE) && out.ends_with(END_UPDATE));
+    assert!(
+        out.windows(4).any(|w| w == b"\x1b[2J"),
+        "the first frame clears"
+    );
+    // The same frame again writes nothing but the update's two sequences.
+    let mut again = Vec::new();
+    painter.paint(&render(&v, 80, 24), &mut again).unwrap();
+    assert_eq!(again, [BEGIN_UPDATE, END_UPDATE].concat());
+    // A message: only its cells, no clear.
+    v.status = "Game saved.";
+    let mut message = Vec::new();
+    let bytes = painter.paint(&render(&v, 80, 24), &mut message).unwrap();
+    assert!(bytes < 60 && bytes < first / 10, "{bytes} of {first}");
+    assert!(!message.windows(4).any(|w| w == b"\x1b[2J"));
+    // A new size clears the screen again.
+    let mut resized = Vec::new();
+    painter.paint(&render(&v, 100, 30), &mut resized).unwrap();
+    assert!(resized.windows(4).any(|w| w == b"\x1b[2J"));
+    // What the painter wrote, read back by a terminal, is the frame.
+    let frame = render(&v, 100, 30);
+    let mut parser = vt100::Parser::new(
+        std::num::NonZeroU16::new(30).unwrap(),
+        std::num::NonZeroU16::new(100).unwrap(),
+        0,
+    );
+    parser.process(&out);
+    parser.process(&resized);
+    for row in 0..30 {
+        let shown: String = parser.screen().rows(0, 100).nth(row).unwrap();
+        assert_eq!(shown.trim_end(), frame.row_text(row), "row {row}");
+    }
 }
