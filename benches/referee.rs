@@ -57,7 +57,7 @@ fn run(keys: &str) -> String {
 
 fn refereeing(c: &mut Criterion) {
     let (keys, out) = transcript();
-    let report = referee(&keys, &out, None, Options::default());
+    let report = referee(&keys, &out, None, &Options::default());
     assert!(report.passed(), "power11's own transcript passes");
     assert!(report.boards >= BOARDS, "{} boards", report.boards);
     eprintln!("{} keys, {} boards", report.keys, report.boards);
@@ -69,7 +69,7 @@ fn refereeing(c: &mut Criterion) {
                 black_box(&keys),
                 black_box(&out),
                 None,
-                Options::default(),
+                &Options::default(),
             ))
         });
     });

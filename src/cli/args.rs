@@ -167,15 +167,18 @@ pub(super) enum Command {
 
 #[derive(Args, Debug)]
 #[command(after_help = "\
-Exit codes: 0 when every rule holds, 1 when one is broken (or the program run crashed, hung or
-printed without end), 2 when the files cannot be read or the arguments are wrong.
+Exit codes: 0 when every rule holds, 1 when a rule is broken, 3 when no rule is broken but a run
+crashed, hung or printed without end, 2 when the files cannot be read or the arguments are wrong.
+With --json every outcome is JSON on standard output, an error as {\"error\": ...}.
 
 Examples:
   printf 'h\\nl\\nu\\ns\\nq\\nq\\n' > keys.txt
   ./theirs < keys.txt > out.txt
   power11 referee --keys keys.txt out.txt --save power11.saved
   power11 referee --run './theirs' --keys keys.txt
-  power11 referee --run './theirs' --scripts 200 --seed 1")]
+  power11 referee --run './theirs' --scripts 200 --seed 1
+  power11 referee --run './a' --run 'python3 b.py' --scripts 100 --seed 1 --junit grades.xml
+  power11 referee --interface mips --run './mips' --scripts 100 --seed 1")]
 pub(super) struct RefereeArgs {
     /// What the program printed on standard output, the keys piped into it being --keys.
     #[arg(
@@ -185,7 +188,7 @@ pub(super) struct RefereeArgs {
     )]
     pub(super) transcript: Option<PathBuf>,
     /// The file of keys that was piped into the program (every character that is not a blank
-    /// is a key).
+    /// is a key; for the MIPS program, every line).
     #[arg(
         long,
         value_name = "KEYS",
@@ -197,10 +200,20 @@ pub(super) struct RefereeArgs {
     /// board shown at the last s, its states the game's oldest first or that state alone.
     #[arg(long, value_name = "FILE", conflicts_with = "run")]
     pub(super) save: Option<PathBuf>,
+    /// The save there was before the run: an r before the first s must resume it (with --run,
+    /// it is put in the program's folder as power11.saved). Without it, a transcript's first
+    /// resume takes its board as the saved state, and a run's resumes nothing.
+    #[arg(long, value_name = "FILE")]
+    pub(super) save_before: Option<PathBuf>,
     /// Run the program (a command line, split as a shell splits it) in a fresh temporary
-    /// directory, the keys on its standard input, and referee what it printed and saved.
+    /// directory, the keys on its standard input, and referee what it printed and saved. Give
+    /// it again for each program of a class: every one plays the same keys or scripts.
     #[arg(long, value_name = "'PROGRAM ARGS'")]
-    pub(super) run: Option<String>,
+    pub(super) run: Vec<String>,
+    /// Whose rules and interface: power11 (the Power-11 assignment) or mips (the MIPS 3x3
+    /// program: its +---+ board, a line a key, W A S D, 3 and 4 for new tiles off and on).
+    #[arg(long, value_name = "NAME", default_value = "power11", value_parser = ["power11", "mips"])]
+    pub(super) interface: String,
     /// With --run: the seconds a run may take before it is stopped (and said to hang).
     #[arg(
         long,
@@ -224,16 +237,28 @@ pub(super) struct RefereeArgs {
     /// The seed of the generated scripts (any 64-bit number; random if not given).
     #[arg(long, value_name = "N", requires = "scripts", value_parser = parse_seed)]
     pub(super) seed: Option<u64>,
-    /// Where failing generated scripts are kept, with what the program printed and saved
+    /// Where failing generated scripts are kept, with what the program printed and saved (a
+    /// folder a program, program-1, program-2, ..., when there are several)
     /// [default: referee-failures, made for the run, not used if it is a link or another
     /// user's]
     #[arg(long, value_name = "DIR", requires = "scripts")]
     pub(super) keep: Option<PathBuf>,
+    /// With --run: how many runs go at once [default: the machine's cores].
+    #[arg(long, value_name = "J", requires = "run", allow_negative_numbers = true, value_parser = whole::<u64>("a number of jobs", 1, 256))]
+    pub(super) jobs: Option<u64>,
+    /// With --run: write Gradescope's results.json for the one program run (a test a rule,
+    /// a point each, and one for the runs; format rules count only with --strict).
+    #[arg(long, value_name = "FILE", requires = "run")]
+    pub(super) gradescope: Option<PathBuf>,
+    /// With --run: write JUnit XML (a test suite a program, a test case a rule, a failure a
+    /// broken rule), as CI systems read it.
+    #[arg(long, value_name = "FILE", requires = "run")]
+    pub(super) junit: Option<PathBuf>,
     /// Format deviations (cells of 0, frame width, alignment, score line, end messages) are
     /// violations, not warnings.
     #[arg(long)]
     pub(super) strict: bool,
-    /// The report as JSON, for scripts.
+    /// The report as JSON, for scripts (errors too).
     #[arg(long)]
     pub(super) json: bool,
 }

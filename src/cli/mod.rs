@@ -30,6 +30,15 @@ use std::time::Duration;
 #[error("{0}")]
 struct UsageError(String);
 
+/// A command's verdict on what it checked (the referee's: a rule broken is 1, a run that only
+/// crashed, hung or flooded is 3): the exit code, and the reason in words.
+#[derive(Debug, thiserror::Error)]
+#[error("{words}")]
+struct Verdict {
+    code: u8,
+    words: String,
+}
+
 /// A run ended by a signal, after putting everything back (the full-screen mode's terminal):
 /// the program exits as the signal would have made it, 128 + its number, and says nothing.
 #[derive(Debug, thiserror::Error)]
@@ -52,6 +61,10 @@ pub fn main() -> ExitCode {
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) if let Some(&Stopped(signal)) = e.downcast_ref::<Stopped>() => {
             ExitCode::from(u8::try_from(128 + signal).unwrap_or(1))
+        }
+        Err(e) if let Some(&Verdict { code, .. }) = e.downcast_ref::<Verdict>() => {
+            note(format_args!("{e:#}"));
+            ExitCode::from(code)
         }
         Err(e) => {
             let refused = matches!(e.downcast_ref(), Some(OutputError::Refused(_)));

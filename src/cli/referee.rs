@@ -1,16 +1,21 @@
-//! `power11 referee`: a Power-11 program's run checked against the assignment's rules, from a
-//! transcript and its keys, or by running the program (`--run`), on given keys or on generated
-//! scripts (`--scripts`). Exit code 0 when every rule holds, 1 when one is broken or the program
-//! crashed, hung or printed without end, 2 when a file cannot be read.
+//! `power11 referee`: a program's run checked against its assignment's rules (Power-11's or the
+//! MIPS program's), from a transcript and its keys, or by running the program (`--run`, given
+//! once a program of a class), on given keys or on generated scripts (`--scripts`), in
+//! parallel (`--jobs`), reported in words, as JSON, as Gradescope's `results.json` and as
+//! JUnit XML. Exit code 0 when every rule holds, 1 when one is broken, 3 when no rule is
+//! broken but a run crashed, hung or printed without end, 2 for bad arguments or files.
 
 use super::args::RefereeArgs;
-use super::{StandardOutput, UsageError};
+use super::{StandardOutput, UsageError, Verdict};
 use crate::files::runs::{Ended, KeepDir, RunOutput, read_any_text, run_fresh};
 use crate::model::random::{mix, seeded};
-use crate::referee::{Options, Report, referee, scripts, to_text};
+use crate::referee::grades::{self, ProgramResult, RunProblem, ScriptResult};
+use crate::referee::{Assignment, Options, Report, SaveBefore, referee, scripts, to_text};
 use std::io::Write;
 use std::path::Path;
-use std::time::Duration;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 /// The most of a transcript read: 512 MiB.
 const MAX_TRANSCRIPT: u64 = 512 << 20;
@@ -20,76 +25,176 @@ const MAX_RUN_OUTPUT: usize = 64 << 20;
 /// The most of a keys file read.
 const MAX_KEYS: u64 = 64 << 20;
 
-/// A referee's verdict on the run it checked: a failed one exits 1.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-struct Failed(String);
-
 pub(super) fn run_referee(args: &RefereeArgs) -> anyhow::Result<()> {
+    let outcome = referee_command(args);
+    // JSON for every outcome: an error too, on standard output, beside the usual message.
+    if args.json
+        && let Err(e) = &outcome
+        && e.downcast_ref::<Verdict>().is_none()
+    {
+        let mut out = StandardOutput::lock();
+        let _ = writeln!(out, "{}", serde_json::json!({ "error": format!("{e:#}") }));
+        let _ = out.flush();
+    }
+    outcome
+}
+
+/// The refereeing's options from `args`, and the text of `--save-before`'s save.
+fn options_of(args: &RefereeArgs) -> anyhow::Result<(Options, Option<String>)> {
+    let assignment = match args.interface.as_str() {
+        "mips" => Assignment::Mips,
+        _ => Assignment::Power11,
+    };
+    let save_before = args
+        .save_before
+        .as_deref()
+        .map(|path| {
+            let text = read_any_text(path, MAX_TRANSCRIPT).map_err(UsageError)?;
+            crate::text::parse_save(&text)
+                .map(|timeline| (timeline, text))
+                .map_err(|e| {
+                    UsageError(format!(
+                        "--save-before {}:{}: {}",
+                        crate::files::shown(path),
+                        e.line,
+                        e.problem
+                    ))
+                })
+        })
+        .transpose()?;
     let options = Options {
         strict: args.strict,
+        assignment,
+        before: match (&save_before, args.run.is_empty()) {
+            (Some((timeline, _)), _) => SaveBefore::Save(timeline.clone()),
+            // A run starts in a fresh folder, with no save to resume.
+            (None, false) => SaveBefore::Nothing,
+            (None, true) => SaveBefore::Unknown,
+        },
     };
+    Ok((options, save_before.map(|(_, text)| text)))
+}
+
+fn referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
+    let (options, save_text) = options_of(args)?;
+    let assignment = options.assignment;
     let read = |path: &Path, limit| read_any_text(path, limit).map_err(UsageError);
-    if let Some(count) = args.scripts {
-        return run_scripts(args, count, options);
-    }
-    let keys_path = args
-        .keys
-        .as_deref()
-        .expect("clap requires --keys without --scripts");
-    let keys = read(keys_path, MAX_KEYS)?;
-    if keys.trim().is_empty() {
-        return Err(UsageError(format!(
-            "{}: no keys in it (each character that is not a blank is a key)",
-            crate::files::shown(keys_path)
-        ))
+    let programs: Vec<Vec<String>> = args
+        .run
+        .iter()
+        .map(|c| program_of(c))
+        .collect::<anyhow::Result<_>>()?;
+    if args.gradescope.is_some() && args.run.len() > 1 {
+        return Err(UsageError(
+            "--gradescope grades one submission: give one --run (--junit takes several)"
+                .to_string(),
+        )
         .into());
     }
-    let (report, run) = if let Some(command) = &args.run {
-        let (report, run) = run_and_referee(command, &keys, args.timeout, options)?;
-        (report, Some(run))
-    } else {
-        let transcript_path = args.transcript.as_deref().expect("clap requires it");
-        let save = args
-            .save
+    if args.scripts.is_none() {
+        let keys_path = args
+            .keys
             .as_deref()
-            .map(|p| read(p, MAX_TRANSCRIPT))
-            .transpose()?;
-        let transcript = read(transcript_path, MAX_TRANSCRIPT)?;
-        (referee(&keys, &transcript, save.as_deref(), options), None)
+            .expect("clap requires --keys without --scripts");
+        let keys = read(keys_path, MAX_KEYS)?;
+        if keys.trim().is_empty() {
+            return Err(UsageError(format!(
+                "{}: no keys in it (each character that is not a blank is a key)",
+                crate::files::shown(keys_path)
+            ))
+            .into());
+        }
+        if args.run.is_empty() {
+            let transcript_path = args.transcript.as_deref().expect("clap requires it");
+            let save = args
+                .save
+                .as_deref()
+                .map(|p| read(p, MAX_TRANSCRIPT))
+                .transpose()?;
+            let transcript = read(transcript_path, MAX_TRANSCRIPT)?;
+            let report = referee(&keys, &transcript, save.as_deref(), &options);
+            return print_one(args, &report, None);
+        }
+        let class = Class {
+            args,
+            options,
+            programs: &programs,
+            scripts: vec![(0, keys)],
+            save: save_text.as_deref(),
+        };
+        if programs.len() == 1 {
+            let (report, run) = run_and_referee(&programs[0], &class.scripts[0].1, &class)?;
+            return print_one(args, &report, Some(&run));
+        }
+        return class.grade(None, None);
+    }
+    let count = args.scripts.expect("checked above");
+    let seed = args.seed.unwrap_or_else(super::os_seed);
+    let keep = match &args.keep {
+        Some(path) => KeepDir::prepare(path, false),
+        None => KeepDir::prepare(Path::new("referee-failures"), true),
+    }
+    .map_err(UsageError)?;
+    let scripts = (0..count)
+        .map(|index| {
+            let mut rng = seeded(mix(seed ^ mix(index)));
+            let keys = match assignment {
+                Assignment::Power11 => scripts::generate(&mut rng),
+                Assignment::Mips => scripts::generate_mips(&mut rng),
+            };
+            (index, keys)
+        })
+        .collect();
+    let class = Class {
+        args,
+        options,
+        programs: &programs,
+        scripts,
+        save: save_text.as_deref(),
     };
-    let run_fault = run.as_ref().and_then(run_problem);
+    let graded = class.grade(Some(&keep), Some(seed));
+    keep.finish();
+    graded
+}
+
+/// The report of one transcript or one run: in words or JSON, then the verdict.
+fn print_one(args: &RefereeArgs, report: &Report, run: Option<&RunOutput>) -> anyhow::Result<()> {
     let mut out = StandardOutput::lock();
     if args.json {
         let json = serde_json::json!({
             "report": report,
-            "run": run.as_ref().map(run_json),
+            "run": run.map(run_json),
         });
         writeln!(out, "{json}")?;
     } else {
-        out.write_all(in_words(&report, run.as_ref()).as_bytes())?;
+        out.write_all(in_words(report, run).as_bytes())?;
     }
     out.flush()?;
-    verdict(&report, run_fault.as_deref())
+    drop(out);
+    let problem = run.and_then(run_problem);
+    verdict(!report.passed(), problem.is_some(), || {
+        problem.map_or_else(
+            || format!("{} rule(s) broken", report.rules.len()),
+            |p| p.words,
+        )
+    })
 }
 
-/// Exit code 1, with the reason, where the run failed.
-fn verdict(report: &Report, run_fault: Option<&str>) -> anyhow::Result<()> {
-    match (report.passed(), run_fault) {
-        (true, None) => Ok(()),
-        (false, _) => Err(Failed(format!(
-            "{} violation(s) of the rules",
-            report.violations.len()
-        ))
+/// Exit 1 where a rule was broken, 3 where only a run went wrong, 0 otherwise.
+fn verdict(broken: bool, problem: bool, words: impl FnOnce() -> String) -> anyhow::Result<()> {
+    match (broken, problem) {
+        (false, false) => Ok(()),
+        (true, _) => Err(Verdict {
+            code: 1,
+            words: words(),
+        }
         .into()),
-        (true, Some(fault)) => Err(Failed(fault.to_string()).into()),
+        (false, true) => Err(Verdict {
+            code: 3,
+            words: words(),
+        }
+        .into()),
     }
-}
-
-/// `text` (a command as typed) as messages show it: control characters in caret notation, so
-/// that a name holding an escape sequence cannot retitle or clear the grader's terminal.
-fn shown_text(text: &str) -> String {
-    text.chars().map(crate::text::visible).collect()
 }
 
 /// The program's command line, split as a shell splits it.
@@ -104,17 +209,228 @@ fn program_of(command: &str) -> anyhow::Result<Vec<String>> {
     }
 }
 
-/// Runs `command` on `keys` and referees what it printed and saved.
-fn run_and_referee(
-    command: &str,
-    keys: &str,
-    timeout: f64,
+/// `text` (a command as typed) as messages show it: control characters in caret notation, so
+/// that a name holding an escape sequence cannot retitle or clear the grader's terminal.
+fn shown_text(text: &str) -> String {
+    text.chars().map(crate::text::visible).collect()
+}
+
+/// A class's programs, the scripts they all play, and how.
+struct Class<'a> {
+    args: &'a RefereeArgs,
     options: Options,
+    programs: &'a [Vec<String>],
+    /// Each script's number and keys.
+    scripts: Vec<(u64, String)>,
+    /// The save put in each run's folder first (`--save-before`).
+    save: Option<&'a str>,
+}
+
+/// One run of a class, done: its result, the keys and what the program printed and saved.
+struct Done {
+    result: ScriptResult,
+    run: RunOutput,
+}
+
+impl Class<'_> {
+    /// Runs every program on every script, `--jobs` at a time, and reports: per program, its
+    /// failing scripts (kept in `keep`), a table of the class, the graders' files.
+    fn grade(&self, keep: Option<&KeepDir>, seed: Option<u64>) -> anyhow::Result<()> {
+        let started = Instant::now();
+        let done = self.run_all()?;
+        let seconds = started.elapsed().as_secs_f64();
+        let several = self.programs.len() > 1;
+        let mut out = StandardOutput::lock();
+        let mut programs_json = Vec::new();
+        let mut results = Vec::new();
+        for (p, runs) in done.iter().enumerate() {
+            let command = &self.args.run[p];
+            let scripts: Vec<ScriptResult> = runs.iter().map(|d| d.result.clone()).collect();
+            let result = ProgramResult::new(command, &scripts);
+            let mut failures = Vec::new();
+            for d in runs.iter().filter(|d| d.result.failed()) {
+                let keys = &self.scripts[usize::try_from(d.result.script).unwrap_or(0)].1;
+                let kept = keep.map(|k| {
+                    let sub = several.then(|| format!("program-{}", p + 1));
+                    k.keep(sub.as_deref(), d.result.script, keys, &d.run)
+                });
+                if !self.args.json && !several {
+                    match &kept {
+                        Some(Ok(path)) => writeln!(
+                            out,
+                            "script {} failed (kept as {}):",
+                            d.result.script,
+                            crate::files::shown(path)
+                        )?,
+                        Some(Err(e)) => writeln!(
+                            out,
+                            "script {} failed (warning: not kept: {e}):",
+                            d.result.script
+                        )?,
+                        None => writeln!(out, "script {} failed:", d.result.script)?,
+                    }
+                    out.write_all(in_words(&d.result.report, Some(&d.run)).as_bytes())?;
+                }
+                let (kept, not_kept) = match kept {
+                    Some(Ok(path)) => (Some(path), None),
+                    Some(Err(e)) => (None, Some(e.to_string())),
+                    None => (None, None),
+                };
+                failures.push(serde_json::json!({
+                    "script": d.result.script,
+                    "keys": kept,
+                    "not_kept": not_kept,
+                    "report": d.result.report,
+                    "run": run_json(&d.run),
+                }));
+            }
+            programs_json.push(serde_json::json!({
+                "command": command,
+                "scripts": result.scripts,
+                "failed": result.failed,
+                "rules": result.rules.iter().map(|(rule, n)| serde_json::json!({
+                    "rule": rule.name(),
+                    "scripts": n,
+                })).collect::<Vec<_>>(),
+                "run_problems": result.problems,
+                "failures": failures,
+            }));
+            results.push(result);
+        }
+        let count = self.scripts.len();
+        if self.args.json {
+            let mut json = serde_json::json!({
+                "scripts": count,
+                "seed": seed,
+                "interface": self.options.assignment.name(),
+                "programs": programs_json,
+            });
+            if !several {
+                json["failed"] = programs_json[0]["failures"].clone();
+            }
+            writeln!(out, "{json}")?;
+        } else {
+            if several {
+                out.write_all(grades::table(&results).as_bytes())?;
+            }
+            let seed = seed.map_or_else(String::new, |s| format!(" (seed {s})"));
+            for result in &results {
+                let scripts = if count == 1 { "script" } else { "scripts" };
+                writeln!(
+                    out,
+                    "{count} {scripts}{seed} run with {}: {} failed",
+                    shown_text(&result.command),
+                    result.failed
+                )?;
+            }
+        }
+        out.flush()?;
+        drop(out);
+        self.write_grades(&results, seconds)?;
+        let broken = results.iter().any(|r| !r.rules.is_empty());
+        let problem = results.iter().any(|r| r.problems > 0);
+        verdict(broken, problem, || {
+            let failed: usize = results.iter().map(|r| r.failed).sum();
+            format!("{failed} of {} runs failed", count * results.len())
+        })
+    }
+
+    /// Gradescope's and JUnit's files, where asked for.
+    fn write_grades(&self, results: &[ProgramResult], seconds: f64) -> anyhow::Result<()> {
+        let assignment = self.options.assignment;
+        if let (Some(path), [result]) = (&self.args.gradescope, results) {
+            let grades = grades::gradescope(result, assignment, self.options.strict, seconds);
+            let text = serde_json::to_string_pretty(&grades)? + "\n";
+            crate::files::save::write_atomic(path, text.as_bytes())?;
+        }
+        if let Some(path) = &self.args.junit {
+            let xml = grades::junit(results, assignment, self.options.strict, seconds);
+            crate::files::save::write_atomic(path, xml.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// Every program on every script, `--jobs` runs at a time: the runs of each program, in
+    /// script order.
+    fn run_all(&self) -> anyhow::Result<Vec<Vec<Done>>> {
+        let total = self.programs.len() * self.scripts.len();
+        let jobs = self
+            .args
+            .jobs
+            .map_or_else(crate::learning::cores, |j| usize::try_from(j).unwrap_or(1))
+            .clamp(1, total.max(1));
+        let next = AtomicUsize::new(0);
+        let done: Mutex<Vec<Option<Done>>> = Mutex::new((0..total).map(|_| None).collect());
+        let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+        std::thread::scope(|scope| {
+            for _ in 0..jobs {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= total || failure.lock().map_or(true, |f| f.is_some()) {
+                            return;
+                        }
+                        let (p, s) = (i / self.scripts.len(), i % self.scripts.len());
+                        let (script, keys) = &self.scripts[s];
+                        match run_and_referee(&self.programs[p], keys, self) {
+                            Ok((report, run)) => {
+                                let problem = run_problem(&run);
+                                let result = ScriptResult {
+                                    script: *script,
+                                    report,
+                                    problem,
+                                };
+                                if let Ok(mut done) = done.lock() {
+                                    done[i] = Some(Done { result, run });
+                                }
+                            }
+                            Err(e) => {
+                                if let Ok(mut failure) = failure.lock() {
+                                    failure.get_or_insert(e);
+                                }
+                                return;
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        if let Some(e) = failure.into_inner().ok().flatten() {
+            return Err(e);
+        }
+        let mut done = done.into_inner().unwrap_or_default().into_iter();
+        Ok(self
+            .programs
+            .iter()
+            .map(|_| done.by_ref().take(self.scripts.len()).flatten().collect())
+            .collect())
+    }
+}
+
+/// Runs `program` on `keys` under `class`'s settings and referees what it printed and saved.
+fn run_and_referee(
+    program: &[String],
+    keys: &str,
+    class: &Class<'_>,
 ) -> anyhow::Result<(Report, RunOutput)> {
-    let run = run_program(command, keys, timeout)?;
+    let run = run_fresh(
+        program,
+        keys.as_bytes(),
+        class.save.map(str::as_bytes),
+        Duration::from_secs_f64(class.args.timeout),
+        MAX_RUN_OUTPUT,
+    )
+    .map_err(|e| {
+        let hint = if e.kind() == std::io::ErrorKind::NotFound && !program[0].contains('/') {
+            " (not on PATH: give its path, as ./name)"
+        } else {
+            ""
+        };
+        UsageError(format!("--run: {e}{hint}"))
+    })?;
     let transcript = String::from_utf8_lossy(&run.stdout);
     let save = run.save.as_deref().map(String::from_utf8_lossy);
-    let report = referee(keys, &transcript, save.as_deref(), options);
+    let report = referee(keys, &transcript, save.as_deref(), &class.options);
     Ok((report, run))
 }
 
@@ -125,41 +441,30 @@ fn in_words(report: &Report, run: Option<&RunOutput>) -> String {
     run_line.unwrap_or_default() + &to_text(report)
 }
 
-/// Runs `command` on `keys`.
-fn run_program(command: &str, keys: &str, timeout: f64) -> anyhow::Result<RunOutput> {
-    let program = program_of(command)?;
-    run_fresh(
-        &program,
-        keys.as_bytes(),
-        Duration::from_secs_f64(timeout),
-        MAX_RUN_OUTPUT,
-    )
-    .map_err(|e| {
-        let hint = if e.kind() == std::io::ErrorKind::NotFound && !program[0].contains('/') {
-            " (not on PATH: give its path, as ./name)"
-        } else {
-            ""
-        };
-        UsageError(format!("--run: {e}{hint}")).into()
-    })
-}
-
 /// What went wrong with a run itself, apart from the rules: a crash, a hang, output without end.
-fn run_problem(run: &RunOutput) -> Option<String> {
-    match run.ended {
-        Ended::Exited(_) => None,
-        Ended::Signal(signal) => Some(format!(
-            "the program was ended by signal {signal} (a crash)"
-        )),
-        Ended::TimedOut => Some(format!(
-            "the program was still running after {:.1} s and was stopped (it did not end at the end of its input)",
-            run.seconds
-        )),
-        Ended::OutputCapped => Some(format!(
-            "the program printed more than {} MiB and was stopped",
-            MAX_RUN_OUTPUT >> 20
-        )),
-    }
+fn run_problem(run: &RunOutput) -> Option<RunProblem> {
+    let (kind, words) = match run.ended {
+        Ended::Exited(_) => return None,
+        Ended::Signal(signal) => (
+            "crashed",
+            format!("the program was ended by signal {signal} (a crash)"),
+        ),
+        Ended::TimedOut => (
+            "hung",
+            format!(
+                "the program was still running after {:.1} s and was stopped (it did not end at the end of its input)",
+                run.seconds
+            ),
+        ),
+        Ended::OutputCapped => (
+            "flooded",
+            format!(
+                "the program printed more than {} MiB and was stopped",
+                MAX_RUN_OUTPUT >> 20
+            ),
+        ),
+    };
+    Some(RunProblem { kind, words })
 }
 
 /// A run in words: how it ended and how long it took.
@@ -170,7 +475,7 @@ fn run_words(run: &RunOutput) -> String {
         ""
     };
     match (run.ended, run_problem(run)) {
-        (_, Some(problem)) => format!("run: {problem}{save}"),
+        (_, Some(problem)) => format!("run: {}{save}", problem.words),
         (Ended::Exited(code), None) => format!(
             "run: the program exited with code {code} after {:.2} s{save}",
             run.seconds
@@ -192,70 +497,4 @@ fn run_json(run: &RunOutput) -> serde_json::Value {
         "seconds": run.seconds,
         "saved": run.save.is_some(),
     })
-}
-
-/// `--scripts N`: N generated scripts, each run and refereed; the failing ones kept.
-fn run_scripts(args: &RefereeArgs, count: u64, options: Options) -> anyhow::Result<()> {
-    let command = args
-        .run
-        .as_deref()
-        .expect("clap requires --run with --scripts");
-    program_of(command)?;
-    let seed = args.seed.unwrap_or_else(super::os_seed);
-    let keep = match &args.keep {
-        Some(path) => KeepDir::prepare(path, false),
-        None => KeepDir::prepare(Path::new("referee-failures"), true),
-    }
-    .map_err(UsageError)?;
-    let mut out = StandardOutput::lock();
-    let mut failed = Vec::new();
-    for index in 0..count {
-        let keys = scripts::generate(&mut seeded(mix(seed ^ mix(index))));
-        let (report, run) = run_and_referee(command, &keys, args.timeout, options)?;
-        if report.passed() && run_problem(&run).is_none() {
-            continue;
-        }
-        // A file that cannot be kept loses that file, not the run: said, and the runs go on.
-        let kept = keep.keep(index, &keys, &run);
-        if !args.json {
-            match &kept {
-                Ok(path) => writeln!(
-                    out,
-                    "script {index} failed (kept as {}):",
-                    crate::files::shown(path)
-                )?,
-                Err(e) => writeln!(out, "script {index} failed (warning: not kept: {e}):")?,
-            }
-            out.write_all(in_words(&report, Some(&run)).as_bytes())?;
-        }
-        let (kept, not_kept) = match kept {
-            Ok(path) => (Some(path), None),
-            Err(e) => (None, Some(e.to_string())),
-        };
-        failed.push(serde_json::json!({
-            "script": index,
-            "keys": kept,
-            "not_kept": not_kept,
-            "report": report,
-            "run": run_json(&run),
-        }));
-    }
-    keep.finish();
-    if args.json {
-        let json = serde_json::json!({"scripts": count, "seed": seed, "failed": failed});
-        writeln!(out, "{json}")?;
-    } else {
-        writeln!(
-            out,
-            "{count} scripts (seed {seed}) run with {}: {} failed",
-            shown_text(command),
-            failed.len()
-        )?;
-    }
-    out.flush()?;
-    if failed.is_empty() {
-        Ok(())
-    } else {
-        Err(Failed(format!("{} of {count} scripts failed", failed.len())).into())
-    }
 }

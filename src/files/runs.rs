@@ -87,11 +87,13 @@ fn taken(collected: &Collected) -> (Vec<u8>, bool) {
 }
 
 /// Runs `program` (its path and arguments) in a fresh temporary directory with `input` on its
-/// standard input, for at most `timeout`, keeping at most `cap` bytes of its output. A
-/// program path with a `/` is taken from the current directory, as a shell would.
+/// standard input, for at most `timeout`, keeping at most `cap` bytes of its output; `save`,
+/// if given, is put there first as `power11.saved`. A program path with a `/` is taken from
+/// the current directory, as a shell would.
 pub fn run_fresh(
     program: &[String],
     input: &[u8],
+    save: Option<&[u8]>,
     timeout: Duration,
     cap: usize,
 ) -> io::Result<RunOutput> {
@@ -99,6 +101,9 @@ pub fn run_fresh(
         .split_first()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no program to run"))?;
     let dir = tempfile::tempdir()?;
+    if let Some(save) = save {
+        std::fs::write(dir.path().join(SAVE_FILE), save)?;
+    }
     let path = if name.contains('/') {
         std::path::absolute(name)?
     } else {
@@ -278,20 +283,38 @@ impl KeepDir {
 
     /// Keeps a failing script: `script-NNNN.keys`, what the program printed (`.out`) and its
     /// save (`.saved`), each written atomically under a name of its own that is replaced,
-    /// never followed, if something is there. Returns the keys file's path.
-    pub fn keep(&self, index: u64, keys: &str, output: &RunOutput) -> Result<PathBuf, FileError> {
+    /// never followed, if something is there; in the folder `sub` (one a program of a class,
+    /// made where missing) if given. Returns the keys file's path.
+    pub fn keep(
+        &self,
+        sub: Option<&str>,
+        index: u64,
+        keys: &str,
+        output: &RunOutput,
+    ) -> Result<PathBuf, FileError> {
+        let (dir, path) = match sub {
+            None => (self.dir.try_clone(), self.path.clone()),
+            Some(sub) => (
+                Dir::open(&self.dir.path().join(sub), true),
+                self.path.join(sub),
+            ),
+        };
+        let dir = dir.map_err(|error| FileError::Io {
+            path: path.clone(),
+            error,
+        })?;
         let stem = format!("script-{index:04}");
         let keys_name = format!("{stem}.keys");
-        write_atomic_in(&self.dir, keys_name.as_ref(), keys.as_bytes())?;
-        write_atomic_in(&self.dir, format!("{stem}.out").as_ref(), &output.stdout)?;
+        write_atomic_in(&dir, keys_name.as_ref(), keys.as_bytes())?;
+        write_atomic_in(&dir, format!("{stem}.out").as_ref(), &output.stdout)?;
         if let Some(save) = &output.save {
-            write_atomic_in(&self.dir, format!("{stem}.saved").as_ref(), save)?;
+            write_atomic_in(&dir, format!("{stem}.saved").as_ref(), save)?;
         }
-        Ok(self.path.join(keys_name))
+        Ok(path.join(keys_name))
     }
 
     /// Removes the folder if this run made it and kept nothing in it.
-    pub fn finish(self) {
+    pub fn finish(&self) {
         if self.made && self.dir.names().is_ok_and(|names| names.is_empty()) {
             let _ = std::fs::remove_dir(&self.path);
         }

@@ -36,16 +36,16 @@ pub fn boards_side_by_side(finding: &Finding) -> String {
         None => what.to_string(),
     };
     let mut columns: Vec<(String, Vec<String>)> = Vec::new();
-    if let Some(expected) = &finding.expected {
+    if let Some(expected) = finding.expected.as_ref().map(super::slides::values) {
         columns.push((
             heading("expected", finding.expected_score),
-            board_lines(expected),
+            board_lines(&expected),
         ));
     }
-    if let Some(printed) = &finding.printed {
+    if let Some(printed) = finding.printed.as_ref().map(super::slides::values) {
         columns.push((
             heading("printed", finding.printed_score),
-            board_lines(printed),
+            board_lines(&printed),
         ));
     }
     if columns.is_empty() {
@@ -106,25 +106,40 @@ fn place(finding: &Finding) -> String {
     }
 }
 
-/// The report in words, as `power11 referee` prints it.
+/// How many instances of a rule the text report names (the JSON has up to 100 of each).
+const NAMED_A_RULE: usize = 3;
+
+/// The report in words, as `power11 referee` prints it: each rule broken, how often, its first
+/// instances at their boards and keys (the first with the expected and printed boards side by
+/// side); then the warnings, the notes, the save, and a summary line.
 pub fn to_text(report: &Report) -> String {
     let mut out = String::new();
-    for finding in &report.violations {
+    let mut broken: Vec<&super::Broken> = report.rules.iter().collect();
+    // In the order the transcript shows them: first board first, the save's last.
+    broken.sort_by_key(|b| (b.board.is_none(), b.board, b.key.map(|k| k.index)));
+    for rule in broken {
+        let times = match rule.count {
+            1 => "once".to_string(),
+            n => format!("{n} times"),
+        };
         let _ = writeln!(
             out,
-            "violation at {}: {} [{}]\n    {}",
-            place(finding),
-            finding.rule.words(),
-            finding.rule.name(),
-            finding.detail
+            "broken: {} [{}], {times}",
+            rule.rule.words(),
+            rule.rule.name()
         );
-        out.push_str(&boards_side_by_side(finding));
-    }
-    if let Some(board) = report.stopped_at {
-        let _ = writeln!(
-            out,
-            "refereeing stopped at board {board}: after a fault, every later board would be off"
-        );
+        let instances = report.violations.iter().filter(|f| f.rule == rule.rule);
+        let mut named = 0;
+        for (i, finding) in instances.take(NAMED_A_RULE).enumerate() {
+            let _ = writeln!(out, "  at {}: {}", place(finding), finding.detail);
+            if i == 0 {
+                out.push_str(&boards_side_by_side(finding));
+            }
+            named += 1;
+        }
+        if rule.count > named {
+            let _ = writeln!(out, "  and {} more", rule.count - named);
+        }
     }
     for warning in &report.warnings {
         let times = if warning.count == 1 {
@@ -143,28 +158,45 @@ pub fn to_text(report: &Report) -> String {
             warning.detail
         );
     }
+    for note in &report.notes {
+        let _ = writeln!(out, "note: {note}");
+    }
     if let Some(kind) = report.save {
+        let newest = report
+            .warnings
+            .iter()
+            .chain(&report.violations)
+            .any(|f| f.rule == super::Rule::SaveOrder);
         let _ = writeln!(
             out,
             "save: {}",
             match kind {
+                SaveKind::History if newest => {
+                    "the game's states, newest first (with the undo bonus; see save-order)"
+                }
                 SaveKind::History => "the game's states, oldest first (with the undo bonus)",
                 SaveKind::OneState => "the current state alone (without the undo bonus)",
-                SaveKind::Unchecked => "not checked against the game (no s among the keys)",
-                SaveKind::Faulty => "breaks a rule (see the violation above)",
+                SaveKind::Unchecked => "not checked against the game (no s pressed in a game)",
+                SaveKind::Faulty => "breaks a rule (see above)",
             }
         );
     }
-    let violations = report.violations.len();
+    let faults: usize = report
+        .rules
+        .iter()
+        .filter(|b| !b.rule.is_format())
+        .map(|b| b.count)
+        .sum();
     let _ = writeln!(
         out,
         "{} keys, {} boards: {}",
         report.keys,
         report.boards,
-        match (violations, report.warnings.len()) {
+        match (report.rules.len(), report.warnings.len()) {
             (0, 0) => "every rule holds".to_string(),
             (0, w) => format!("every rule holds ({w} format warning(s))"),
-            (v, w) => format!("{v} violation(s), {w} format warning(s)"),
+            (r, w) =>
+                format!("{r} rule(s) broken, {faults} fault(s) in all, {w} format warning(s)"),
         }
     );
     out

@@ -2,10 +2,9 @@
 //! assignment's format, its last state the board shown when `s` was last pressed, and its
 //! states the game's history oldest first (the undo bonus) or that state alone.
 
-use super::replay::State;
-use super::slides::values;
+use super::state::State;
 use super::{Finding, Rule, SaveKind};
-use crate::text::{newest_first, parse_save};
+use crate::text::{newest_first, parse_save_as_listed};
 
 /// What a save file holds against the game: what it was found to be, the rule it breaks (if
 /// any), and the format warning (if any).
@@ -16,9 +15,9 @@ pub(super) struct Checked {
 }
 
 /// What `text` (a save file) holds against `saved` (the game's states at the last `s`, if
-/// the keys pressed it).
+/// one was pressed in a game, whatever the game did before or after it).
 pub(super) fn check(text: &str, saved: Option<&[State]>) -> Checked {
-    let timeline = match parse_save(text) {
+    let timeline = match parse_save_as_listed(text) {
         Ok(timeline) => timeline,
         Err(e) => {
             let finding = Finding::new(
@@ -32,15 +31,9 @@ pub(super) fn check(text: &str, saved: Option<&[State]>) -> Checked {
             };
         }
     };
-    let Some(saved) = saved else {
-        return Checked {
-            kind: SaveKind::Unchecked,
-            violation: None,
-            warning: None,
-        };
-    };
     let mut states = timeline.states().to_vec();
-    // Newest first is readable, but not the assignment's order: a format warning.
+    // Newest first is readable, but not the assignment's order: a format warning, whether or
+    // not the game can be checked.
     let newest = states.len() > 1 && newest_first(&states);
     if newest {
         states.reverse();
@@ -51,6 +44,13 @@ pub(super) fn check(text: &str, saved: Option<&[State]>) -> Checked {
             "the save holds its states newest first; the assignment's order is oldest first",
         )
     });
+    let Some(saved) = saved else {
+        return Checked {
+            kind: SaveKind::Unchecked,
+            violation: None,
+            warning,
+        };
+    };
     let (kind, violation) = against(&states, saved);
     Checked {
         kind,
@@ -68,9 +68,9 @@ fn against(states: &[State], saved: &[State]) -> (SaveKind, Option<Finding>) {
             Rule::SaveState,
             "the save's last state is not the board shown when s was pressed",
         );
-        finding.expected = Some(values(&current.board));
+        finding.expected = Some(current.board);
         finding.expected_score = Some(current.score);
-        finding.printed = Some(values(&last.board));
+        finding.printed = Some(last.board);
         finding.printed_score = Some(last.score);
         return (SaveKind::Faulty, Some(finding));
     }

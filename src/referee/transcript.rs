@@ -6,6 +6,7 @@
 //! `0`, another frame width, cells not right-aligned in 4, another score line), a format
 //! warning says so, once a rule with its count.
 
+use super::assignment::Assignment;
 use super::{Finding, Rule};
 use crate::model::board::Board;
 use crate::model::rules::Score;
@@ -37,6 +38,7 @@ pub(super) enum End {
 }
 
 /// The boards of a transcript, and its format warnings.
+#[cfg(test)]
 pub(super) struct Scanned {
     pub boards: Vec<Printed>,
     pub warnings: Vec<Finding>,
@@ -150,107 +152,270 @@ fn rows_of<'a>(lines: impl Iterator<Item = &'a str>) -> Option<(Vec<Vec<String>>
     None
 }
 
-/// The lines a board can take after its top frame: up to 8 rows and the bottom frame.
-const LOOK_AHEAD: usize = 9;
+/// The lines a board can take after its top frame: up to 8 rows and the bottom frame, or, on
+/// the MIPS program's board, 8 rows each with its rule.
+const LOOK_AHEAD: usize = 16;
 
-/// The boards of `text`, and its format warnings. Lines are read through a window of the few
-/// a board can take, so a transcript of millions of short lines takes no more memory than its
-/// boards.
-pub(super) fn scan(text: &str) -> Scanned {
-    let mut source = text.split('\n').map(plain);
-    let mut window: VecDeque<Cow<'_, str>> = VecDeque::with_capacity(LOOK_AHEAD + 1);
-    let mut boards: Vec<Printed> = Vec::new();
-    let mut warnings = Warnings::default();
-    // The score line seen since the last board, and whether scores come before boards.
-    let mut pending_score: Option<Score> = None;
-    // The line number (0-based) of the window's first line.
-    let mut i = 0;
-    loop {
-        while window.len() <= LOOK_AHEAD {
-            match source.next() {
-                Some(line) => window.push_back(line),
-                None => break,
-            }
+/// Boards found in text that comes a piece at a time (what a program printed in answer to each
+/// key), its format warnings gathered over all of it and its lines numbered as one text.
+pub(super) struct Scanner {
+    assignment: Assignment,
+    warnings: Warnings,
+    /// The score line seen since the last board.
+    pending_score: Option<Score>,
+    /// The lines read so far.
+    lines: usize,
+    /// The boards found so far.
+    boards: usize,
+    /// Whether the last board found can still get end messages (no board since).
+    last_open: bool,
+}
+
+/// What a piece of text held: its boards, and the end messages after it that belong to the
+/// board found before it.
+pub(super) struct Piece {
+    pub boards: Vec<Printed>,
+    pub earlier_ends: Vec<End>,
+}
+
+impl Scanner {
+    /// A scanner of `assignment`'s boards.
+    pub(super) fn new(assignment: Assignment) -> Scanner {
+        Scanner {
+            assignment,
+            warnings: Warnings::default(),
+            pending_score: None,
+            lines: 0,
+            boards: 0,
+            last_open: false,
         }
-        let Some(current) = window.pop_front() else {
-            break;
-        };
-        let line = current.trim();
-        if let Some((score, exact)) = score_line(line) {
-            if !exact {
-                warnings.add(Rule::ScoreLine, None, i + 1, format!("'{line}'"));
-            }
-            pending_score = Some(score);
-            i += 1;
-            continue;
-        }
-        if let Some((end, exact)) = end_line(line) {
-            if !exact {
-                warnings.add(
-                    Rule::EndMessage,
-                    Some(boards.len()).filter(|n| *n > 0),
-                    i + 1,
-                    format!("'{line}'"),
-                );
-            }
-            if let Some(last) = boards.last_mut() {
-                last.ends.push(end);
-            }
-            i += 1;
-            continue;
-        }
-        if !is_frame(line) {
-            i += 1;
-            continue;
-        }
-        let Some((rows, bottom)) = rows_of(window.iter().map(AsRef::as_ref)) else {
-            i += 1;
-            continue;
-        };
-        let n = rows.len();
-        if !(3..=8).contains(&n) || rows.iter().any(|r| r.len() != n) {
-            if n > 0 {
-                warnings.add(
-                    Rule::UnreadableBoard,
-                    None,
-                    i + 1,
-                    format!("{n} rows framed by # at line {}", i + 1),
-                );
-            }
-            i += 1;
-            continue;
-        }
-        let index = boards.len() + 1;
-        let printed = read_board(&rows, line.len(), index, i + 1, &mut warnings);
-        let mut printed = printed;
-        printed.score = pending_score.take();
-        if printed.score.is_none() {
-            warnings.add(
-                Rule::NoScoreLine,
-                Some(index),
-                i + 1,
-                "no Score: line before it",
-            );
-        }
-        boards.push(printed);
-        window.drain(..=bottom);
-        i += bottom + 2;
     }
-    Scanned {
-        boards,
-        warnings: warnings.0,
+
+    /// The boards of `text` (the next piece), through a window of the few lines a board can
+    /// take, so a transcript of millions of short lines takes no more memory than its boards.
+    pub(super) fn scan(&mut self, text: &str) -> Piece {
+        let mut piece = Piece {
+            boards: Vec::new(),
+            earlier_ends: Vec::new(),
+        };
+        let text = text.strip_suffix('\n').unwrap_or(text);
+        if text.is_empty() {
+            return piece;
+        }
+        let mut source = text.split('\n').map(plain);
+        let mut window: VecDeque<Cow<'_, str>> = VecDeque::with_capacity(LOOK_AHEAD + 1);
+        loop {
+            while window.len() <= LOOK_AHEAD {
+                match source.next() {
+                    Some(line) => window.push_back(line),
+                    None => break,
+                }
+            }
+            let Some(current) = window.pop_front() else {
+                break;
+            };
+            self.lines += 1;
+            let line = current.trim();
+            let number = self.lines;
+            if let Some((score, exact)) = score_line(line) {
+                if !exact {
+                    self.warnings
+                        .add(Rule::ScoreLine, None, number, format!("'{line}'"));
+                }
+                self.pending_score = Some(score);
+                continue;
+            }
+            if let Some((end, exact)) = self.assignment_end(line) {
+                if !exact {
+                    self.warnings.add(
+                        Rule::EndMessage,
+                        Some(self.boards).filter(|n| *n > 0),
+                        number,
+                        format!("'{line}'"),
+                    );
+                }
+                match piece.boards.last_mut() {
+                    Some(last) => last.ends.push(end),
+                    None if self.last_open => piece.earlier_ends.push(end),
+                    None => {}
+                }
+                continue;
+            }
+            let found = match self.assignment {
+                Assignment::Power11 if is_frame(line) => rows_of(window.iter().map(AsRef::as_ref))
+                    .map(|(rows, bottom)| (rows, bottom, line.len())),
+                Assignment::Mips if is_rule(line) => {
+                    mips_rows_of(line, window.iter().map(AsRef::as_ref))
+                        .map(|(rows, bottom)| (rows, bottom, line.len()))
+                }
+                _ => None,
+            };
+            let Some((rows, bottom, frame)) = found else {
+                continue;
+            };
+            let n = rows.len();
+            if !(3..=8).contains(&n) || rows.iter().any(|r| r.len() != n) {
+                if n > 0 {
+                    self.warnings.add(
+                        Rule::UnreadableBoard,
+                        None,
+                        number,
+                        format!("{n} rows framed at line {number}"),
+                    );
+                }
+                continue;
+            }
+            self.boards += 1;
+            let mut printed = match self.assignment {
+                Assignment::Power11 => {
+                    read_board(&rows, frame, self.boards, number, &mut self.warnings)
+                }
+                Assignment::Mips => read_mips_board(&rows, self.boards, number, &mut self.warnings),
+            };
+            printed.score = self.pending_score.take();
+            if printed.score.is_none() && self.assignment == Assignment::Power11 {
+                self.warnings.add(
+                    Rule::NoScoreLine,
+                    Some(self.boards),
+                    number,
+                    "no Score: line before it",
+                );
+            }
+            piece.boards.push(printed);
+            self.last_open = true;
+            window.drain(..=bottom);
+            self.lines += bottom + 1;
+        }
+        // Text after the last line break joins the next piece's first line in a terminal; a
+        // key's answer ends with its prompt, so pieces are read as whole lines.
+        piece
+    }
+
+    /// The end message `line` holds under this assignment, and whether it reads exactly.
+    fn assignment_end(&self, line: &str) -> Option<(End, bool)> {
+        match self.assignment {
+            Assignment::Power11 => end_line(line),
+            Assignment::Mips => mips_end_line(line),
+        }
+    }
+
+    /// The format warnings of everything scanned.
+    pub(super) fn warnings(self) -> Vec<Finding> {
+        self.warnings.0
     }
 }
 
-/// The board of `rows` (cells as printed), framed `frame` characters wide, the `index`-th
-/// board, at `line`; its format deviations go to `warnings`.
-fn read_board(
+/// The boards of `text` (a whole transcript), and its format warnings.
+#[cfg(test)]
+pub(super) fn scan(text: &str) -> Scanned {
+    let mut scanner = Scanner::new(Assignment::Power11);
+    let boards = scanner.scan(text).boards;
+    Scanned {
+        boards,
+        warnings: scanner.warnings(),
+    }
+}
+
+/// Whether `line` is the MIPS program's rule between rows: `+---` a column, then `+`.
+fn is_rule(line: &str) -> bool {
+    line.len() >= 9
+        && line.starts_with('+')
+        && line
+            .as_bytes()
+            .chunks(4)
+            .all(|chunk| chunk == b"+---" || chunk == b"+")
+}
+
+/// A MIPS board's rows as printed, if `lines` (the lines after its top rule `top`) make one:
+/// a row of `|`-split cells, then a rule, n times. The cells of each row and the index of the
+/// bottom rule.
+fn mips_rows_of<'a>(
+    top: &str,
+    lines: impl Iterator<Item = &'a str>,
+) -> Option<(Vec<Vec<String>>, usize)> {
+    let mut rows = Vec::new();
+    let mut expect_row = true;
+    let mut last_rule = None;
+    for (i, line) in lines.enumerate().take(LOOK_AHEAD) {
+        let line = line.trim_end();
+        if expect_row {
+            let Some(inner) = line.strip_prefix('|').and_then(|l| l.strip_suffix('|')) else {
+                break;
+            };
+            rows.push(inner.split('|').map(str::to_string).collect());
+        } else {
+            if line != top {
+                break;
+            }
+            last_rule = Some(i);
+        }
+        expect_row = !expect_row;
+    }
+    let bottom = last_rule?;
+    rows.truncate(bottom.div_ceil(2));
+    Some((rows, bottom))
+}
+
+/// The end message a MIPS line holds, and whether it reads as the program's.
+fn mips_end_line(line: &str) -> Option<(End, bool)> {
+    let trimmed = line.trim();
+    let lower = trimmed.to_ascii_lowercase();
+    if lower.starts_with("congratulations") {
+        return Some((
+            End::Won(None),
+            trimmed == "Congratulations! You have reached the 512 tile!",
+        ));
+    }
+    if lower.starts_with("game over") {
+        return Some((End::Lost, trimmed == "Game Over."));
+    }
+    None
+}
+
+/// The cell of each tile the MIPS program draws, by exponent: empty, then 2 to 512.
+const MIPS_CELLS: [&str; 10] = [
+    "   ", " 2 ", " 4 ", " 8 ", " 16", " 32", " 64", "128", "256", "512",
+];
+
+/// The board of MIPS `rows`, the `index`-th board, at `line`.
+fn read_mips_board(
     rows: &[Vec<String>],
-    frame: usize,
     index: usize,
     line: usize,
     warnings: &mut Warnings,
 ) -> Printed {
+    let (values, not_a_tile, _zero) = cell_values(rows);
+    let exact = rows.iter().flatten().all(|cell| {
+        let text = cell.trim();
+        text.is_empty() && (cell.len() == 3 || cell.len() == 2)
+            || text
+                .parse::<u64>()
+                .ok()
+                .and_then(|v| crate::model::board::exponent_of(v).ok())
+                .and_then(|e| MIPS_CELLS.get(usize::from(e)))
+                .is_some_and(|drawn| drawn == cell)
+    });
+    if !exact {
+        warnings.add(
+            Rule::CellAlignment,
+            Some(index),
+            line,
+            "cells not drawn as the MIPS program draws them (' 2 ', ' 16', '128')",
+        );
+    }
+    let board = Board::from_values(&values).expect("3 to 8 rows of powers of two");
+    Printed {
+        board,
+        score: None,
+        line,
+        ends: Vec::new(),
+        not_a_tile,
+    }
+}
+
+/// The tile values of `rows` (cells as printed: blank or `0` empty), the first cell that is no
+/// tile, and whether a `0` stood for an empty cell.
+fn cell_values(rows: &[Vec<String>]) -> (Vec<Vec<u64>>, Option<String>, bool) {
     let n = rows.len();
     let mut values = vec![vec![0u64; n]; n];
     let mut not_a_tile = None;
@@ -273,6 +438,20 @@ fn read_board(
             }
         }
     }
+    (values, not_a_tile, zero)
+}
+
+/// The board of `rows` (cells as printed), framed `frame` characters wide, the `index`-th
+/// board, at `line`; its format deviations go to `warnings`.
+fn read_board(
+    rows: &[Vec<String>],
+    frame: usize,
+    index: usize,
+    line: usize,
+    warnings: &mut Warnings,
+) -> Printed {
+    let n = rows.len();
+    let (values, not_a_tile, zero) = cell_values(rows);
     let widest = super::slides::cell_chars(&values);
     if zero {
         warnings.add(

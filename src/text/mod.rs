@@ -2,6 +2,7 @@
 //! board files are read back. This module is the only one that knows what a board looks like on
 //! screen; the line console and autoplay compose their output from it.
 
+pub mod keys;
 mod parse;
 mod render;
 
@@ -10,7 +11,9 @@ pub const MIN_CELL_WIDTH: usize = 4;
 
 #[cfg(feature = "cli")]
 pub(crate) use parse::lines_of;
-pub use parse::{ParseError, Problem, newest_first, parse_board_file, parse_save};
+pub use parse::{
+    ParseError, Problem, newest_first, parse_board_file, parse_save, parse_save_as_listed,
+};
 pub use render::{
     MAX_SAVE_BYTES, advice_line, cell_width, end_message, first_saved, render_board,
     render_end_screen, render_game_screen, render_menu, render_save, render_scored, render_state,

@@ -154,6 +154,21 @@ fn skip_blank<'a>(lines: &mut Numbered<'a>) -> Option<(usize, &'a str)> {
 /// lone-CR line ends, no final newline); strict in the content (cell counts,
 /// powers of two, one size, whole-number scores, nothing else in the file).
 pub fn parse_save(text: &str) -> Result<Timeline, ParseError> {
+    parse_framed(numbered(lines_of(text)), true).map(oldest_first)
+}
+
+/// `timeline` with its oldest state first, whichever order it was listed in.
+fn oldest_first(timeline: Timeline) -> Timeline {
+    if newest_first(timeline.states()) {
+        timeline.reversed()
+    } else {
+        timeline
+    }
+}
+
+/// Reads a save file as [`parse_save`] does, its states left in the order the file lists them:
+/// for a referee, which reports a file written newest first.
+pub fn parse_save_as_listed(text: &str) -> Result<Timeline, ParseError> {
     parse_framed(numbered(lines_of(text)), true)
 }
 
@@ -167,10 +182,10 @@ pub fn parse_board_file(text: &str) -> Result<Timeline, ParseError> {
     match first {
         None => fail(1, Problem::Empty),
         Some(l) if l.starts_with('#') || l.starts_with("Score:") => {
-            parse_framed(numbered(lines), false)
+            parse_framed(numbered(lines), false).map(oldest_first)
         }
         Some(_) if lines.clone().any(|l| l.trim_start().starts_with('#')) => {
-            parse_framed(numbered(lines), false)
+            parse_framed(numbered(lines), false).map(oldest_first)
         }
         Some(l) if is_rule(l) || l.starts_with('|') => parse_bordered(lines).map(Timeline::new),
         Some(_) => parse_numbers(lines).map(Timeline::new),
@@ -208,8 +223,8 @@ fn score_line(line: &str) -> Option<&str> {
     (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then_some(line)
 }
 
-/// Reads framed states into a timeline, whichever order the file lists them in (see
-/// [`newest_first`]).
+/// Reads framed states into a timeline, in the order the file lists them (callers put them
+/// oldest first: see [`newest_first`]).
 fn parse_framed(mut lines: Numbered<'_>, require_score: bool) -> Result<Timeline, ParseError> {
     let mut timeline: Option<Timeline> = None;
     // Blank lines may stand between states.
@@ -252,14 +267,9 @@ fn parse_framed(mut lines: Numbered<'_>, require_score: bool) -> Result<Timeline
             })?,
         }
     }
-    let timeline = timeline.ok_or(ParseError {
+    timeline.ok_or(ParseError {
         line: 1,
         problem: Problem::Empty,
-    })?;
-    Ok(if newest_first(timeline.states()) {
-        timeline.reversed()
-    } else {
-        timeline
     })
 }
 

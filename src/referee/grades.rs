@@ -1,0 +1,440 @@
+//! A class graded at once: each program's results over the same scripts, and the forms
+//! graders read them in: a table in words (program by rule), Gradescope's `results.json`
+//! (a test a rule) and JUnit XML (a test suite a program, a test case a rule). Pure: the
+//! command line runs the programs and writes the files.
+//!
+//! Formats, as published: Gradescope's autograder specification (`results.json`: `score`,
+//! `execution_time`, `output`, `tests` of `name`, `number`, `score`, `max_score`, `status`,
+//! `output`), and JUnit XML as Jenkins reads it (`testsuites` of `testsuite` with `name`,
+//! `tests`, `failures`, `errors`, `skipped`, `time`; `testcase` with `name`, `classname`,
+//! `time`, and a `failure` or `error` with `message` and `type`).
+
+use super::{Assignment, Finding, Report, Rule, boards_side_by_side};
+use std::fmt::Write as _;
+
+/// What went wrong with a run itself, apart from the rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(serde::Serialize))]
+pub struct RunProblem {
+    /// `crashed`, `hung`, `flooded` or `left-running` (it did not exit at the end of its
+    /// input).
+    pub kind: &'static str,
+    /// In words, the key it was answering where known.
+    pub words: String,
+}
+
+/// One script's outcome for one program: its report, and what went wrong with the run.
+#[derive(Clone, Debug)]
+pub struct ScriptResult {
+    /// The script's number.
+    pub script: u64,
+    /// The referee's report of the run.
+    pub report: Report,
+    /// What went wrong with the run itself, if anything.
+    pub problem: Option<RunProblem>,
+}
+
+impl ScriptResult {
+    /// Whether the run failed: a rule broken, or the run itself went wrong.
+    pub fn failed(&self) -> bool {
+        !self.report.passed() || self.problem.is_some()
+    }
+}
+
+/// One program's results over a class's scripts.
+#[derive(Clone, Debug)]
+pub struct ProgramResult {
+    /// The command that ran it, as given.
+    pub command: String,
+    /// How many scripts it ran.
+    pub scripts: usize,
+    /// How many failed.
+    pub failed: usize,
+    /// Each rule broken and in how many scripts, in the order of [`Rule::ALL`].
+    pub rules: Vec<(Rule, usize)>,
+    /// How many runs crashed, hung, flooded or were left running.
+    pub problems: usize,
+    /// The first instance of each broken rule, with its script's number.
+    pub first: Vec<(u64, Finding)>,
+    /// The first run problem, with its script's number.
+    pub first_problem: Option<(u64, RunProblem)>,
+}
+
+impl ProgramResult {
+    /// The results of `command` over `results` (one per script, in script order).
+    pub fn new(command: &str, results: &[ScriptResult]) -> ProgramResult {
+        let mut rules: Vec<(Rule, usize)> = Vec::new();
+        let mut first: Vec<(u64, Finding)> = Vec::new();
+        for result in results {
+            for broken in &result.report.rules {
+                match rules.iter_mut().find(|(rule, _)| *rule == broken.rule) {
+                    Some((_, n)) => *n += 1,
+                    None => rules.push((broken.rule, 1)),
+                }
+                let instance = result
+                    .report
+                    .violations
+                    .iter()
+                    .find(|f| f.rule == broken.rule);
+                if let Some(finding) = instance
+                    && !first.iter().any(|(_, f)| f.rule == broken.rule)
+                {
+                    first.push((result.script, finding.clone()));
+                }
+            }
+        }
+        rules.sort_by_key(|(rule, _)| rule.index());
+        let first_problem = results
+            .iter()
+            .find_map(|r| r.problem.clone().map(|p| (r.script, p)));
+        ProgramResult {
+            command: command.to_string(),
+            scripts: results.len(),
+            failed: results.iter().filter(|r| r.failed()).count(),
+            rules,
+            problems: results.iter().filter(|r| r.problem.is_some()).count(),
+            first,
+            first_problem,
+        }
+    }
+
+    /// How many scripts broke `rule`.
+    pub fn broke(&self, rule: Rule) -> usize {
+        self.rules
+            .iter()
+            .find(|(r, _)| *r == rule)
+            .map_or(0, |&(_, n)| n)
+    }
+}
+
+/// `text` with what XML 1.0 cannot hold (control characters) in caret notation, and its
+/// markup characters escaped.
+fn xml_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\n' | '\t' => out.push(c),
+            c => out.push_str(&crate::text::visible(c)),
+        }
+    }
+    out
+}
+
+/// A finding in words, for a grading system's output: where, what, and both boards.
+fn instance_words(script: u64, finding: &Finding) -> String {
+    let mut out = format!("script {script}");
+    if let Some(board) = finding.board {
+        let _ = write!(out, ", board {board}");
+    }
+    if let Some(key) = finding.key {
+        let _ = write!(out, ", key {} '{}'", key.index, key.key);
+    }
+    let _ = writeln!(out, ": {}", finding.detail);
+    out.push_str(&boards_side_by_side(finding));
+    out
+}
+
+/// The rules graded for `assignment`: its game's rules, then its format's (graded under
+/// `--strict` only).
+pub fn graded_rules(assignment: Assignment) -> Vec<Rule> {
+    Rule::ALL
+        .iter()
+        .copied()
+        .filter(|&rule| assignment.has_rule(rule))
+        .collect()
+}
+
+/// The results as a table in words: a row a program, a column a broken rule, each cell the
+/// number of scripts that broke it.
+pub fn table(programs: &[ProgramResult]) -> String {
+    let mut columns: Vec<Rule> = Vec::new();
+    for program in programs {
+        for &(rule, _) in &program.rules {
+            if !columns.contains(&rule) {
+                columns.push(rule);
+            }
+        }
+    }
+    columns.sort_by_key(|rule| rule.index());
+    let width = programs
+        .iter()
+        .map(|p| p.command.chars().count())
+        .max()
+        .unwrap_or(0)
+        .clamp(7, 40);
+    let shorten = |text: &str| -> String {
+        let visible: String = text.chars().map(crate::text::visible).collect();
+        if visible.chars().count() <= width {
+            visible
+        } else {
+            let kept: String = visible.chars().take(width - 1).collect();
+            format!("{kept}…")
+        }
+    };
+    let mut out = String::new();
+    let _ = write!(out, "{:<width$}  failed", "program");
+    for rule in &columns {
+        let _ = write!(out, "  {}", rule.name());
+    }
+    out.push_str("  run problems\n");
+    for program in programs {
+        let failed = format!("{}/{}", program.failed, program.scripts);
+        let _ = write!(out, "{:<width$}  {failed:>6}", shorten(&program.command));
+        for rule in &columns {
+            let n = program.broke(*rule);
+            let cell = if n == 0 {
+                ".".to_string()
+            } else {
+                n.to_string()
+            };
+            let _ = write!(out, "  {cell:>w$}", w = rule.name().len());
+        }
+        let problems = if program.problems == 0 {
+            ".".to_string()
+        } else {
+            program.problems.to_string()
+        };
+        let _ = writeln!(out, "  {problems:>12}");
+    }
+    out
+}
+
+/// One test of a Gradescope `results.json`.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "cli", derive(serde::Serialize))]
+pub struct GradescopeTest {
+    /// The test's name: the rule in words, and its stable name.
+    pub name: String,
+    /// Its number, in the order of the rules.
+    pub number: String,
+    /// The points earned.
+    pub score: f64,
+    /// The points it is worth.
+    pub max_score: f64,
+    /// `passed` or `failed`.
+    pub status: &'static str,
+    /// Where it broke first, with both boards (empty if it held).
+    pub output: String,
+}
+
+/// Gradescope's `results.json` for one submission.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "cli", derive(serde::Serialize))]
+pub struct Gradescope {
+    /// The points earned, all tests together.
+    pub score: f64,
+    /// How long the grading took, in whole seconds.
+    pub execution_time: u64,
+    /// The whole submission in a line.
+    pub output: String,
+    /// A test a rule, and one for the runs themselves.
+    pub tests: Vec<GradescopeTest>,
+}
+
+/// `program`'s results as Gradescope reads them: a test a rule of `assignment` (a point each;
+/// a format rule is worth a point only if `strict`), and a test that every run ended well.
+pub fn gradescope(
+    program: &ProgramResult,
+    assignment: Assignment,
+    strict: bool,
+    seconds: f64,
+) -> Gradescope {
+    let mut tests = Vec::new();
+    for (i, rule) in graded_rules(assignment).into_iter().enumerate() {
+        let broke = program.broke(rule);
+        let max_score = if rule.is_format() && !strict {
+            0.0
+        } else {
+            1.0
+        };
+        let output = program
+            .first
+            .iter()
+            .find(|(_, f)| f.rule == rule)
+            .map_or_else(String::new, |(script, finding)| {
+                format!(
+                    "broken in {broke} of {} scripts; first:\n{}",
+                    program.scripts,
+                    instance_words(*script, finding)
+                )
+            });
+        tests.push(GradescopeTest {
+            name: format!("{} [{}]", rule.words(), rule.name()),
+            number: format!("{}", i + 1),
+            score: if broke == 0 { max_score } else { 0.0 },
+            max_score,
+            status: if broke == 0 { "passed" } else { "failed" },
+            output,
+        });
+    }
+    let runs_ok = program.problems == 0;
+    tests.push(GradescopeTest {
+        name: "every run ends by itself, without a crash, a hang or output without end [runs]"
+            .to_string(),
+        number: format!("{}", tests.len() + 1),
+        score: if runs_ok { 1.0 } else { 0.0 },
+        max_score: 1.0,
+        status: if runs_ok { "passed" } else { "failed" },
+        output: program
+            .first_problem
+            .as_ref()
+            .map_or_else(String::new, |(script, problem)| {
+                format!(
+                    "{} of {} runs went wrong; first, script {script}: {}",
+                    program.problems, program.scripts, problem.words
+                )
+            }),
+    });
+    Gradescope {
+        score: tests.iter().map(|t| t.score).sum(),
+        execution_time: seconds.max(0.0).round() as u64,
+        output: format!(
+            "{} of {} scripts failed ({})",
+            program.failed,
+            program.scripts,
+            assignment.name()
+        ),
+        tests,
+    }
+}
+
+/// The programs' results as JUnit XML: a test suite a program, a test case a rule of
+/// `assignment` (format rules only if `strict`) and one for the runs, each broken rule a
+/// `failure`, each run problem an `error`.
+pub fn junit(
+    programs: &[ProgramResult],
+    assignment: Assignment,
+    strict: bool,
+    seconds: f64,
+) -> String {
+    let rules: Vec<Rule> = graded_rules(assignment)
+        .into_iter()
+        .filter(|rule| strict || !rule.is_format())
+        .collect();
+    let cases = rules.len() + 1;
+    let failures: usize = programs
+        .iter()
+        .map(|p| rules.iter().filter(|&&r| p.broke(r) > 0).count())
+        .sum();
+    let errors = programs.iter().filter(|p| p.problems > 0).count();
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"power11 referee\" tests=\"{}\" failures=\"{failures}\" errors=\"{errors}\" time=\"{seconds:.3}\">",
+        cases * programs.len()
+    );
+    let class = format!("power11.referee.{}", assignment.name());
+    for program in programs {
+        let program_failures = rules.iter().filter(|&&r| program.broke(r) > 0).count();
+        let _ = writeln!(
+            out,
+            "  <testsuite name=\"{}\" tests=\"{cases}\" failures=\"{program_failures}\" errors=\"{}\" skipped=\"0\">",
+            xml_text(&program.command),
+            usize::from(program.problems > 0)
+        );
+        for &rule in &rules {
+            let _ = write!(
+                out,
+                "    <testcase name=\"{}\" classname=\"{class}\" time=\"0\"",
+                rule.name()
+            );
+            let broke = program.broke(rule);
+            if broke == 0 {
+                out.push_str("/>\n");
+                continue;
+            }
+            let first = program
+                .first
+                .iter()
+                .find(|(_, f)| f.rule == rule)
+                .map_or_else(String::new, |(script, f)| instance_words(*script, f));
+            let _ = writeln!(
+                out,
+                ">\n      <failure message=\"{}: broken in {broke} of {} scripts\" type=\"{}\">{}</failure>\n    </testcase>",
+                xml_text(rule.words()),
+                program.scripts,
+                rule.name(),
+                xml_text(&first)
+            );
+        }
+        let _ = write!(
+            out,
+            "    <testcase name=\"runs\" classname=\"{class}\" time=\"0\""
+        );
+        match &program.first_problem {
+            None => out.push_str("/>\n"),
+            Some((script, problem)) => {
+                let _ = writeln!(
+                    out,
+                    ">\n      <error message=\"{} of {} runs went wrong\" type=\"{}\">script {script}: {}</error>\n    </testcase>",
+                    program.problems,
+                    program.scripts,
+                    problem.kind,
+                    xml_text(&problem.words)
+                );
+            }
+        }
+        out.push_str("  </testsuite>\n");
+    }
+    out.push_str("</testsuites>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::{Options, referee};
+
+    fn result(script: u64, keys: &str, transcript: &str) -> ScriptResult {
+        ScriptResult {
+            script,
+            report: referee(keys, transcript, None, &Options::default()),
+            problem: None,
+        }
+    }
+
+    #[test]
+    fn xml_text_escapes_markup_and_control_characters() {
+        assert_eq!(
+            xml_text("a<b & \"c\"\u{1b}[2J\n"),
+            "a&lt;b &amp; &quot;c&quot;^[[2J\n"
+        );
+    }
+
+    #[test]
+    fn a_program_that_prints_nothing_fails_every_test_it_reaches() {
+        let bad = ProgramResult::new("./bad", &[result(0, "h\nl\n", ""), result(1, "h\n", "")]);
+        assert_eq!((bad.scripts, bad.failed), (2, 2));
+        assert_eq!(bad.rules, [(Rule::MissingBoard, 2)]);
+        let grades = gradescope(&bad, Assignment::Power11, false, 1.4);
+        let missing = grades
+            .tests
+            .iter()
+            .find(|t| t.name.ends_with("[missing-board]"))
+            .unwrap();
+        assert_eq!((missing.status, missing.score), ("failed", 0.0));
+        assert!(
+            missing
+                .output
+                .starts_with("broken in 2 of 2 scripts; first:\nscript 0")
+        );
+        assert_eq!(grades.execution_time, 1);
+        let game_rules = graded_rules(Assignment::Power11)
+            .iter()
+            .filter(|r| !r.is_format())
+            .count();
+        // Every game rule but one, and the runs.
+        assert!(
+            (grades.score - game_rules as f64).abs() < 1e-9,
+            "{}",
+            grades.score
+        );
+        let xml = junit(&[bad], Assignment::Power11, false, 1.0);
+        assert!(xml.contains("<failure message=\"a key that changes the game is followed by its board: broken in 2 of 2 scripts\" type=\"missing-board\">"), "{xml}");
+        assert_eq!(xml.matches("<testcase ").count(), game_rules + 1);
+    }
+}
