@@ -58,7 +58,11 @@ fn run(keys: &str) -> String {
 fn refereeing(c: &mut Criterion) {
     let (keys, out) = transcript();
     let report = referee(&keys, &out, None, &Options::default());
-    assert!(report.passed(), "power11's own transcript passes");
+    assert!(
+        report.passed(),
+        "power11's own transcript passes: {}",
+        power11::referee::to_text(&report)
+    );
     assert!(report.boards >= BOARDS, "{} boards", report.boards);
     eprintln!("{} keys, {} boards", report.keys, report.boards);
     let mut group = c.benchmark_group("referee");

@@ -168,7 +168,8 @@ pub(super) enum Command {
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Exit codes: 0 when every rule holds, 1 when a rule is broken, 3 when no rule is broken but a run
-crashed, hung or printed without end, 2 when the files cannot be read or the arguments are wrong.
+failed (exit code not 0), crashed, hung or printed without end, 2 when the files cannot be read
+or the arguments are wrong.
 With --json every outcome is JSON on standard output, an error as {\"error\": ...}.
 
 Examples:

@@ -3,7 +3,7 @@
 //! once a program of a class), on given keys or on generated scripts (`--scripts`), in
 //! parallel (`--jobs`), reported in words, as JSON, as Gradescope's `results.json` and as
 //! JUnit XML. Exit code 0 when every rule holds, 1 when one is broken, 3 when no rule is
-//! broken but a run crashed, hung or printed without end, 2 for bad arguments or files.
+//! broken but a run failed, crashed, hung or printed without end, 2 for bad arguments or files.
 
 use super::args::RefereeArgs;
 use super::{StandardOutput, UsageError, Verdict};
@@ -444,7 +444,13 @@ fn in_words(report: &Report, run: Option<&RunOutput>) -> String {
 /// What went wrong with a run itself, apart from the rules: a crash, a hang, output without end.
 fn run_problem(run: &RunOutput) -> Option<RunProblem> {
     let (kind, words) = match run.ended {
-        Ended::Exited(_) => return None,
+        Ended::Exited(0) => return None,
+        Ended::Exited(code) => (
+            "failed",
+            format!(
+                "the program exited with code {code} (a Power-11 program ends with 0 at the end of its input)"
+            ),
+        ),
         Ended::Signal(signal) => (
             "crashed",
             format!("the program was ended by signal {signal} (a crash)"),
@@ -464,7 +470,23 @@ fn run_problem(run: &RunOutput) -> Option<RunProblem> {
             ),
         ),
     };
+    let words = match last_said(&run.stderr) {
+        Some(line) => format!("{words}; its last words on standard error: {line}"),
+        None => words,
+    };
     Some(RunProblem { kind, words })
+}
+
+/// The last line a program wrote on standard error that is not blank, control characters
+/// shown, cut to 200 characters: why a run went wrong, in the program's words.
+fn last_said(stderr: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(stderr);
+    let line = text.lines().rev().find(|line| !line.trim().is_empty())?;
+    let shown: String = line.trim().chars().map(crate::text::visible).collect();
+    Some(match shown.char_indices().nth(200) {
+        Some((at, _)) => format!("{}…", &shown[..at]),
+        None => shown,
+    })
 }
 
 /// A run in words: how it ended and how long it took.

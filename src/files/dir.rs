@@ -551,8 +551,9 @@ use other::{this_user, walk};
 use unix::{this_user, walk};
 
 impl Dir {
-    /// What is at `name` in this directory, not following a link: its type in words
-    /// ([`kind_words`]'s) and its permission bits; `None` if nothing is there.
+    /// What is at `name` in this directory, not following a link: its type in words (as
+    /// [`kind_words`](crate::files::open::kind_words) gives it) and its permission bits;
+    /// `None` if nothing is there.
     pub fn look(&self, name: &OsStr) -> io::Result<Option<(&'static str, u32)>> {
         self.look_at(name)
     }
@@ -600,7 +601,7 @@ impl Dir {
     }
 
     /// Whether `name` here is a regular file that is read-only, or is not a regular file at
-    /// all (a directory, a device, a FIFO): what [`crate::files::save::check_replaceable`]
+    /// all (a directory, a device, a FIFO): what `check_replaceable` (in `files::save`)
     /// refuses. `Ok(None)` when a write may replace it (nothing there, or a writable file).
     pub fn refusal(&self, name: &OsStr) -> io::Result<Option<Refusal>> {
         Ok(match self.look(name)? {

@@ -89,7 +89,7 @@ fn taken(collected: &Collected) -> (Vec<u8>, bool) {
 /// Runs `program` (its path and arguments) in a fresh temporary directory with `input` on its
 /// standard input, for at most `timeout`, keeping at most `cap` bytes of its output; `save`,
 /// if given, is put there first as `power11.saved`. A program path with a `/` is taken from
-/// the current directory, as a shell would.
+/// the current directory, as a shell would, and so is an argument that names a file there.
 pub fn run_fresh(
     program: &[String],
     input: &[u8],
@@ -109,9 +109,22 @@ pub fn run_fresh(
     } else {
         PathBuf::from(name)
     };
+    // The run's folder is not the one the command was typed in: an argument that names a
+    // file or folder there (`game.py`, `-cp carol`'s `carol`) is given as its full path.
+    let args: Vec<PathBuf> = args
+        .iter()
+        .map(|arg| {
+            let named = Path::new(arg);
+            if !arg.starts_with('-') && !named.is_absolute() && named.exists() {
+                std::path::absolute(named).unwrap_or_else(|_| named.to_path_buf())
+            } else {
+                named.to_path_buf()
+            }
+        })
+        .collect();
     let mut command = Command::new(&path);
     command
-        .args(args)
+        .args(&args)
         .current_dir(dir.path())
         .env("HOME", dir.path())
         .env("POWER11_DATA_DIR", dir.path().join("data"))

@@ -244,7 +244,6 @@ impl Assignment {
                 slid,
                 points,
             } => self.judge_move(reading, key, direction, slid, points, index, printed),
-            Expect::UndoIntoSave(state) if !shows(printed, state) => Judged::NotThere,
             Expect::ResumeUnseen => Judged::Fits(printed_state(printed, 0)),
             Expect::Undo(_)
             | Expect::UndoIntoSave(_)
@@ -588,7 +587,13 @@ fn power11_effect(reading: &Reading, key: &Key, before: &Before) -> Effect {
                 Phase::Game,
             ),
             (None, Before::Nothing) => Effect::Nothing(Blame::ResumeNothing, Phase::Menu),
-            (None, _) => Effect::Change(Expect::ResumeUnseen, Phase::Game),
+            // A transcript that begins by resuming a save made before it: the board printed is
+            // taken as the saved state. Once a game was seen, a save the referee never saw is
+            // unlikely enough that `r` takes no board (a later key's board is not a resume's).
+            (None, _) if reading.history.len() == 0 => {
+                Effect::Change(Expect::ResumeUnseen, Phase::Game)
+            }
+            (None, _) => Effect::Nothing(Blame::Nothing, Phase::Menu),
         },
         (Phase::Menu, 'q') => Effect::Nothing(Blame::Nothing, Phase::Closed),
         (Phase::Game, k) if direction_of(k).is_some() => {

@@ -52,7 +52,7 @@ pub struct ProgramResult {
     pub failed: usize,
     /// Each rule broken and in how many scripts, in the order of [`Rule::ALL`].
     pub rules: Vec<(Rule, usize)>,
-    /// How many runs crashed, hung, flooded or were left running.
+    /// How many runs exited with a code other than 0, crashed, hung or flooded.
     pub problems: usize,
     /// The first instance of each broken rule, with its script's number.
     pub first: Vec<(u64, Finding)>,
@@ -171,8 +171,11 @@ pub fn table(programs: &[ProgramResult]) -> String {
         if visible.chars().count() <= width {
             visible
         } else {
-            let kept: String = visible.chars().take(width - 1).collect();
-            format!("{kept}…")
+            // Commands of one class share their start (`python3 ...`) and
+            // differ at the end, so the end is what is kept.
+            let skip = visible.chars().count() - (width - 1);
+            let kept: String = visible.chars().skip(skip).collect();
+            format!("…{kept}")
         }
     };
     let mut out = String::new();
@@ -395,6 +398,21 @@ mod tests {
             report: referee(keys, transcript, None, &Options::default()),
             problem: None,
         }
+    }
+
+    #[test]
+    fn long_commands_keep_their_ends_in_the_table() {
+        let long = "python3 /home/grader/submissions/2026/section-b/";
+        let a = ProgramResult::new(&format!("{long}alice.py"), &[result(0, "h\n", "")]);
+        let b = ProgramResult::new(&format!("{long}bob.py"), &[result(0, "h\n", "")]);
+        let table = table(&[a, b]);
+        let rows: Vec<&str> = table.lines().skip(1).collect();
+        assert!(
+            rows[0].starts_with('…') && rows[0].contains("alice.py"),
+            "{table}"
+        );
+        assert!(rows[1].contains("bob.py "), "{table}");
+        assert_ne!(rows[0][..30], rows[1][..30]);
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! a key at a time is refereed as it goes ([`Referee`]).
 
 mod assignment;
+mod ending;
 pub mod grades;
 mod keys;
 mod reading;

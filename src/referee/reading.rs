@@ -12,9 +12,8 @@
 use super::assignment::{Assignment, Effect, Expect};
 use super::keys::Key;
 use super::state::{Findings, State, States};
-use super::transcript::{End, Printed};
+use super::transcript::Printed;
 use super::{Finding, KeyAt, Rule};
-use crate::model::grid::Grid;
 
 /// Where the game of a reading stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -130,8 +129,6 @@ pub(super) enum Judged {
         rules: Vec<State>,
         printed: Option<State>,
     },
-    /// An undo the program's save could not give (it keeps one state): not this key's board.
-    NotThere,
 }
 
 impl Reading {
@@ -161,18 +158,22 @@ impl Reading {
         self.history.top()
     }
 
-    /// What the reading costs: its findings and irregular prints (one irregular print counts
-    /// as two findings: a fault that looks like a reprint is likelier than a program that
-    /// changes how it prints), then (of readings that cost as much) its findings alone, then
-    /// its penalties.
+    /// What the reading costs: its findings weighed (`Findings::weight`) and irregular prints
+    /// (one weighs as two faults of a board: a fault that looks like a reprint is likelier
+    /// than a program that changes how it prints), then (of readings that cost as much) its
+    /// findings alone, then its penalties.
     pub(super) fn cost(&self) -> (u32, u32, u32) {
         let findings = self.findings.total();
-        let irregular = self.irregular.saturating_mul(2);
-        (findings.saturating_add(irregular), findings, self.penalty)
+        let irregular = self.irregular.saturating_mul(4);
+        (
+            self.findings.weight().saturating_add(irregular),
+            findings,
+            self.penalty,
+        )
     }
 
     /// This reading with `finding` added.
-    fn found(&self, finding: Finding) -> Reading {
+    pub(super) fn found(&self, finding: Finding) -> Reading {
         let mut next = self.clone();
         next.findings = next.findings.with(finding);
         next
@@ -262,7 +263,6 @@ impl Reading {
                     fitted = true;
                     out.extend(self.entered(ctx, key, expect, phase, index, state));
                 }
-                Judged::NotThere => {}
                 Judged::Fault {
                     finding,
                     rules,
@@ -291,7 +291,9 @@ impl Reading {
         }
         // A board that is this key's by the rules leaves no reading where it printed none worth
         // keeping (it would cost a fault more, and read the same boards after).
-        if !fitted {
+        // (A resume of a save never seen, or an undo into a resumed save, fits any board or
+        // none: both are kept.)
+        if !fitted || matches!(expect, Expect::ResumeUnseen | Expect::UndoIntoSave(_)) {
             out.extend(self.missing(ctx, key, expect, phase));
         }
         out
@@ -384,7 +386,27 @@ impl Reading {
         let mut reading = self.clone();
         reading.next = index + 1;
         reading.apply(expect, phase, state);
-        let mut out = reading.ended(ctx, Some(key), index, state);
+        // A resume that showed the save's oldest state may have read a save written newest
+        // first oldest first: its game is the saved one backwards, and its undos go forward.
+        let backwards = match (&expect, &self.saved) {
+            (Expect::Resume(_), Some(saved)) if saved.len() > 1 => {
+                let mut states = saved.to_vec();
+                (states.first() == Some(&state)).then(|| {
+                    states.reverse();
+                    let mut backwards = reading.clone();
+                    backwards.history = States::of(&states);
+                    backwards.resumed = states.len();
+                    backwards
+                })
+            }
+            _ => None,
+        };
+        // (Backwards first: of the two, it is what a program that saves every state has.)
+        let mut out = match backwards {
+            Some(backwards) => backwards.ended(ctx, Some(key), index, state),
+            None => Vec::new(),
+        };
+        out.extend(reading.ended(ctx, Some(key), index, state));
         // The board printed again right after (a program that prints it twice) may be this
         // key's too: as many copies as such keys took before, or one.
         let twice = usize::from(self.usual[0].unwrap_or(2).max(2)) - 1;
@@ -437,67 +459,24 @@ impl Reading {
                 self.unseen_resume = true;
             }
             Expect::Undo(_) | Expect::UndoIntoSave(_) => {
+                // The state before the last move; else (an undo that did nothing, or went
+                // back further) the game as the program has it then, its history unpopped or
+                // popped to that state; else the undo's state misprinted.
                 let popped = self.history.popped();
                 self.history = if popped.top() == Some(state) {
                     popped
+                } else if self.history.top() == Some(state) {
+                    self.history.clone()
                 } else {
-                    popped.popped().pushed(state)
+                    let states = popped.to_vec();
+                    match states.iter().rposition(|&s| s == state) {
+                        Some(at) => States::of(&states[..=at]),
+                        None => popped.popped().pushed(state),
+                    }
                 };
             }
         }
         self.phase = phase;
-    }
-
-    /// The readings once the board at `index`, showing `state`, is taken: a game won or lost
-    /// says so, and one that goes on says neither. Where it breaks that, the game goes on as
-    /// the program went on (ended, or not) and as the rules say, two readings.
-    pub(super) fn ended(
-        mut self,
-        ctx: &Context<'_>,
-        key: Option<&Key>,
-        index: usize,
-        state: State,
-    ) -> Vec<Reading> {
-        let over = ctx.assignment.over_phase();
-        let (fault, rules_phase, program_phase) = match end_fault(ctx, index, state) {
-            None if ctx.assignment.won(&state.board) || !state.board.can_move() => {
-                (None, over, over)
-            }
-            None => (None, self.phase, self.phase),
-            Some((rule, detail, said_end)) => {
-                let printed = &ctx.boards[index];
-                let mut finding = at(rule, index, printed, key, detail);
-                if rule == Rule::WinScore {
-                    finding.expected_score = Some(state.score);
-                }
-                let (rules, program) = match rule {
-                    // The message was said; only its score was wrong.
-                    Rule::WinScore => (over, over),
-                    _ if said_end => (self.phase, over),
-                    _ => (over, Phase::Game),
-                };
-                (Some(finding), rules, program)
-            }
-        };
-        match fault {
-            None => {
-                self.phase = rules_phase;
-                vec![self]
-            }
-            Some(finding) => {
-                let faulty = self.found(finding);
-                let mut by_rules = faulty.clone();
-                by_rules.phase = rules_phase;
-                by_rules.penalty += 1;
-                let mut by_program = faulty;
-                by_program.phase = program_phase;
-                if by_program.phase == by_rules.phase {
-                    vec![by_program]
-                } else {
-                    vec![by_program, by_rules]
-                }
-            }
-        }
     }
 
     /// The readings of a key that changes nothing (and sets the phase to `phase`): it takes no
@@ -578,66 +557,6 @@ impl Reading {
                 (None, None) => true,
                 _ => false,
             }
-    }
-}
-
-/// The end rule the board at `index` (showing `state`) breaks, if any: its rule, in words, and
-/// whether the program said the game ended (a message where the rules have none). A message
-/// after a copy of the board printed right after it counts as said (a program that prints its
-/// last board twice).
-fn end_fault(ctx: &Context<'_>, index: usize, state: State) -> Option<(Rule, String, bool)> {
-    let assignment = ctx.assignment;
-    let won = assignment.won(&state.board);
-    let lost = !won && !state.board.can_move();
-    let copies = ctx.boards[index + 1..ctx.limit]
-        .iter()
-        .take_while(|printed| shows(printed, state));
-    let ends = || {
-        ctx.boards[index]
-            .ends
-            .iter()
-            .chain(copies.clone().flat_map(|printed| printed.ends.iter()))
-    };
-    let said_won = ends().find_map(|e| match e {
-        End::Won(n) => Some(*n),
-        End::Lost => None,
-    });
-    let said_lost = ends().any(|e| *e == End::Lost);
-    let (goal, win_words, loss_words) = (
-        assignment.goal_value(),
-        assignment.win_words(),
-        assignment.loss_words(),
-    );
-    match (won, said_won, lost, said_lost) {
-        (true, None, _, _) => Some((
-            Rule::WinNotAnnounced,
-            format!("a {goal} is on the board, and no {win_words} follows"),
-            false,
-        )),
-        (true, Some(Some(n)), _, _) if assignment.has_scores() && n != state.score => Some((
-            Rule::WinScore,
-            format!(
-                "YOU WON WITH A SCORE OF {n}, where the score is {}",
-                state.score
-            ),
-            true,
-        )),
-        (false, Some(_), _, _) => Some((
-            Rule::WinTooEarly,
-            format!("{win_words} on a board without a {goal}"),
-            true,
-        )),
-        (false, None, true, false) => Some((
-            Rule::LossNotAnnounced,
-            format!("no move changes this board, and no {loss_words} follows"),
-            false,
-        )),
-        (false, None, false, true) => Some((
-            Rule::LossTooEarly,
-            format!("{loss_words} on a board that a move can still change"),
-            true,
-        )),
-        (true, Some(_), _, _) | (false, None, _, _) => None,
     }
 }
 

@@ -25,7 +25,7 @@ use super::{Finding, Rule};
 const BEAM: usize = 16;
 
 /// A reading costs more than the best one by this many faults: it is dropped.
-const SLACK: u32 = 4;
+const SLACK: u32 = 8;
 
 /// The referee's game alongside a run's keys.
 pub(super) struct Replay {

@@ -111,6 +111,9 @@ pub(super) struct Findings {
     list: Option<Rc<FindingNode>>,
     counts: Rc<[u32; Rule::ALL.len()]>,
     total: u32,
+    /// The findings weighed: a board the rules do not explain weighs two, a fault in what is
+    /// said of a board that is right (its score, its end message) one.
+    weight: u32,
 }
 
 #[derive(Debug)]
@@ -137,7 +140,25 @@ impl Default for Findings {
             list: None,
             counts: Rc::new([0; Rule::ALL.len()]),
             total: 0,
+            weight: 0,
         }
+    }
+}
+
+/// What a finding of `rule` weighs when readings are compared: a fault in what is said of a
+/// board that is itself right (its score, an end message) one, a board the rules do not make
+/// two. A reading that reads the boards off by one breaks board rules at every key, where the
+/// right reading of a program that only miscounts its score breaks the score rule alone.
+fn weight_of(rule: Rule) -> u32 {
+    match rule {
+        Rule::Score
+        | Rule::NewGameScore
+        | Rule::WinScore
+        | Rule::WinNotAnnounced
+        | Rule::WinTooEarly
+        | Rule::LossNotAnnounced
+        | Rule::LossTooEarly => 1,
+        _ => 2,
     }
 }
 
@@ -148,6 +169,7 @@ impl Findings {
         let count = &mut counts[finding.rule.index()];
         *count = count.saturating_add(1);
         let keep = (*count as usize) <= KEPT_A_RULE;
+        let weight = self.weight.saturating_add(weight_of(finding.rule));
         Findings {
             list: if keep {
                 Some(Rc::new(FindingNode {
@@ -159,7 +181,13 @@ impl Findings {
             },
             counts: Rc::new(counts),
             total: self.total.saturating_add(1),
+            weight,
         }
+    }
+
+    /// The findings weighed ([`weight_of`]).
+    pub(super) fn weight(&self) -> u32 {
+        self.weight
     }
 
     /// How many findings, of every rule.

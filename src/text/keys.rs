@@ -1,9 +1,8 @@
 //! Keys as the Power-11 programs read them (`cin >> c`): every character that is not white
 //! space is one key, in order, whatever the lines; an arrow key's escape sequence (`ESC [ A` or
 //! `ESC O A`, up to D) is one key; a line ends at `\n` (a `\r` before it is white space, so CRLF
-//! files read alike); bytes that are not UTF-8 read as U+FFFD, each a key. The one reader of
-//! keys: the console plays by it and the referee counts by it, so the two never disagree on
-//! what was typed. It reads a stream a block at a time, so a line of any length costs no more
+//! files read alike); bytes that are not UTF-8 read as U+FFFD, each a key. The referee counts
+//! keys by it. It reads a stream a block at a time, so a line of any length costs no more
 //! memory than a block.
 
 use crate::model::direction::Direction;

@@ -12,6 +12,7 @@ mod docs;
 mod floors;
 mod forged;
 mod golden;
+mod grading;
 mod hostile;
 mod learned;
 mod library;
