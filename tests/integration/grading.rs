@@ -327,6 +327,76 @@ fn each_planted_fault_is_the_only_rule_broken() {
     }
 }
 
+/// A command typed where its files are (`sh wrap.sh game.py`) runs them, though each run is in
+/// a folder of its own (they were not found there: every board was missing); a program that
+/// plays by the rules but exits with another code than 0 is a run problem (exit 3), with the
+/// last line it wrote on standard error.
+#[test]
+fn relative_files_are_found_and_a_failing_exit_is_a_run_problem() {
+    if python("").is_none() {
+        return;
+    }
+    let run = Run::new();
+    let game = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs/power11.py");
+    std::fs::copy(game, run.path("game.py")).unwrap();
+    write(
+        &run,
+        "wrap.sh",
+        "python3 \"$1\" --seed 1\necho 'wrap: the game is over' >&2\nexit 5\n",
+    );
+    let ran = run.run(
+        &[
+            "referee",
+            "--run",
+            "python3 game.py --seed 1",
+            "--scripts",
+            "3",
+            "--seed",
+            "2",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 0, "{}{}", ran.stdout, ran.stderr);
+    let ran = run.run(
+        &[
+            "referee",
+            "--run",
+            "sh wrap.sh game.py",
+            "--scripts",
+            "3",
+            "--seed",
+            "2",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 3, "{}{}", ran.stdout, ran.stderr);
+    let json: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
+    let program = &json["programs"][0];
+    assert_eq!(program["rules"], serde_json::json!([]), "{}", ran.stdout);
+    assert_eq!(program["run_problems"], 3, "{}", ran.stdout);
+    let ran = run.run(
+        &[
+            "referee",
+            "--run",
+            "sh wrap.sh game.py",
+            "--scripts",
+            "1",
+            "--seed",
+            "2",
+        ],
+        "",
+    );
+    assert!(
+        ran.stdout.contains(
+            "run: the program exited with code 5 (a Power-11 program ends with 0 at the end of \
+             its input); its last words on standard error: wrap: the game is over"
+        ),
+        "{}",
+        ran.stdout
+    );
+}
+
 /// Gradescope's `results.json` and JUnit XML, as their published forms have them: the faulty
 /// program's name the broken rule failed, the correct program's pass every test.
 #[test]
