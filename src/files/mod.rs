@@ -9,6 +9,8 @@ pub mod bounded;
 pub mod open;
 pub mod outputs;
 pub mod pictures;
+pub mod processes;
+pub mod programs;
 pub mod runs;
 pub mod save;
 pub mod solutions;

@@ -22,6 +22,7 @@ mod properties;
 mod referee;
 mod release;
 mod reliability;
+mod runner;
 mod search;
 mod session;
 mod tidy;
