@@ -385,3 +385,66 @@ fn a_program_that_cannot_be_started_is_named_with_its_path() {
         "no-such-program-here: no such program on PATH"
     );
 }
+
+/// power11 itself through the pseudo-terminal: each key's answer is exactly the one board it
+/// printed for that key (moves, each undone, so the game never ends), and the rate is printed.
+/// `POWER11_KEYS=N` sends N keys, `POWER11_BINARY=PATH` runs another build (the figure in
+/// measurements/runner.md is a release build's).
+#[test]
+fn power11_answers_one_board_per_key() {
+    let _gate = GATE
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let binary = std::env::var("POWER11_BINARY")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_power11").to_string());
+    let keys: usize = std::env::var("POWER11_KEYS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(400);
+    let folder = tempfile::tempdir().unwrap();
+    let mut spec = Spec::new(
+        vec![binary, "--seed".into(), "7".into()],
+        folder.path(),
+        folder.path(),
+    );
+    spec.time_limit = GENEROUS;
+    spec.env
+        .push(("POWER11_DATA_DIR".into(), folder.path().join("data").into()));
+    let mut run = Run::start(&spec).unwrap();
+    assert!(text(&run.wait_for_input().output).starts_with("Welcome to Power-11!"));
+    run.send(b"h\n");
+    assert_eq!(
+        text(&run.wait_for_input().output).matches("Score:").count(),
+        1
+    );
+    let started = Instant::now();
+    for (index, key) in ["l", "b", "u", "b", "r", "b", "d", "b"]
+        .iter()
+        .cycle()
+        .take(keys)
+        .enumerate()
+    {
+        run.send(format!("{key}\n").as_bytes());
+        let answer = run.wait_for_input();
+        assert_eq!(answer.status, Status::Waiting(Seen::Reading), "key {index}");
+        assert_eq!(
+            text(&answer.output).matches("Score:").count(),
+            1,
+            "key {index} ({key}): {}",
+            text(&answer.output)
+        );
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    println!(
+        "{keys} keys to power11 through the pseudo-terminal in {seconds:.2} s: {:.0} keys/s, \
+         {:.0} µs a round trip",
+        keys as f64 / seconds,
+        seconds * 1e6 / keys as f64
+    );
+    run.send(b"q\n");
+    run.send(b"q\n");
+    assert_eq!(
+        run.wait_for_input().status,
+        Status::Ended(Ending::Exited(0))
+    );
+}
