@@ -46,13 +46,15 @@ pub enum ProgramError {
     },
 }
 
-/// A command ready to start: the program's path and its arguments.
+/// A command ready to start: the program's path, its arguments and the folder it runs in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Resolved {
     /// The program: an absolute path, or one found on `PATH`.
     pub program: PathBuf,
     /// The arguments, relative files and folders made absolute.
     pub args: Vec<OsString>,
+    /// The folder to run it in, absolute.
+    pub folder: PathBuf,
 }
 
 /// `base` joined with `word`, without the `.` components (`./theirs` -> `BASE/theirs`, `.` ->
@@ -144,10 +146,14 @@ pub fn resolve(
             });
         }
     }
-    let origin = std::path::absolute(origin).map_err(|error| ProgramError::Folder {
-        path: origin.to_path_buf(),
-        problem: crate::files::system_words(&error),
-    })?;
+    let absolute = |path: &Path| {
+        std::path::absolute(path).map_err(|error| ProgramError::Folder {
+            path: path.to_path_buf(),
+            problem: crate::files::system_words(&error),
+        })
+    };
+    let origin = absolute(origin)?;
+    let folder = absolute(folder)?;
     let (first, rest) = words.split_first().ok_or(ProgramError::Empty)?;
     let program = find_program(first, &origin, path_var)?;
     let args = rest
@@ -162,7 +168,11 @@ pub fn resolve(
             }
         })
         .collect();
-    Ok(Resolved { program, args })
+    Ok(Resolved {
+        program,
+        args,
+        folder,
+    })
 }
 
 #[cfg(test)]

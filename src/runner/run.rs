@@ -122,11 +122,11 @@ impl Run {
         let mut command = Command::new(&resolved.program);
         command
             .args(&resolved.args)
-            .current_dir(&spec.folder)
+            .current_dir(&resolved.folder)
             .env_remove("COLUMNS")
             .env_remove("LINES")
-            .env("HOME", &spec.folder)
-            .env("PWD", &spec.folder)
+            .env("HOME", &resolved.folder)
+            .env("PWD", &resolved.folder)
             .env("TERM", "dumb");
         if let Some(memory) = spec.limits.memory {
             let given = variable(spec, "JAVA_TOOL_OPTIONS");
@@ -215,7 +215,8 @@ impl Run {
     /// Sends `input` (a key and its newline, say) to the program as it would be typed, every
     /// byte as it is (a line longer than a terminal holds too), and returns the chunk's index
     /// (0 for the first). Waits only while the terminal is full (the program does not read),
-    /// and at most until its time is up. After the run has ended, nothing is sent.
+    /// and at most until its time is up. After the run has ended, or its input was ended,
+    /// nothing is sent (the index still counts).
     pub fn send(&mut self, input: &[u8]) -> usize {
         let index = self.chunk_ends.len();
         let before = self.chunk_ends.last().copied().unwrap_or(0);

@@ -120,8 +120,18 @@ pub(super) fn start<E>(
 ) -> Result<Arc<Tree>, E> {
     let _starting = STARTING.read().unwrap_or_else(PoisonError::into_inner);
     let pid = spawn()?;
-    let tree = Tree::new(pid, marker).map_err(lost)?;
-    let tree = Arc::new(tree);
+    let tree = match Tree::new(pid, marker) {
+        Ok(tree) => Arc::new(tree),
+        Err(error) => {
+            // Not held (no pidfd: a kernel before 5.3): not left running either. It is this
+            // process's child, not collected yet, so its pid is still its own.
+            if let Some(raw) = rustix::process::Pid::from_raw(pid as i32) {
+                let _ = rustix::process::kill_process(raw, Signal::KILL);
+                let _ = rustix::process::waitpid(Some(raw), rustix::process::WaitOptions::empty());
+            }
+            return Err(lost(error));
+        }
+    };
     let mut runs = RUNS.lock().unwrap_or_else(PoisonError::into_inner);
     runs.retain(|run| run.strong_count() > 0);
     runs.push(Arc::downgrade(&tree));

@@ -97,7 +97,8 @@ impl Watch {
     }
 
     /// Finds the program's descendants (and remembers them as the run's), and notes whether
-    /// any of them is running or has used CPU since the last look.
+    /// any of them is running or waiting on the disk, came or went, or used CPU since the
+    /// last look.
     fn look_for_descendants(&mut self, tree: &Tree, now: Instant) {
         let all = processes::processes();
         let tree_now: Vec<Process> = tree.descendants(&all);
@@ -106,7 +107,10 @@ impl Watch {
         }
         let cpu = tree_now.iter().map(|p| p.cpu_ticks).sum();
         let known: Vec<u32> = tree_now.iter().map(|p| p.pid).collect();
-        if cpu != self.cpu || known != self.known || tree_now.iter().any(|p| p.state == b'R') {
+        if cpu != self.cpu
+            || known != self.known
+            || tree_now.iter().any(|p| matches!(p.state, b'R' | b'D'))
+        {
             self.moved = now;
         }
         self.cpu = cpu;

@@ -212,7 +212,10 @@ fn a_java_program_runs_under_the_default_memory_limit() {
     spec.origin = origin.path().to_path_buf();
     assert_eq!(spec.limits.memory, Some(1 << 30));
     let mut run = Run::start(&spec).unwrap();
-    assert_eq!(text(&run.wait_for_input().output), "hello from Java\n");
+    let first = run.wait_for_input();
+    assert_eq!(text(&first.output), "hello from Java\n");
+    // Its main thread is seen reading the terminal, among the virtual machine's others.
+    assert_eq!(first.status, Status::Waiting(Seen::Reading));
     run.send(b"l\n");
     let answer = run.wait_for_input();
     assert_eq!(text(&answer.output), "got l\n");
@@ -243,6 +246,39 @@ fn a_setsid_helper_holding_the_output_is_ended_and_the_run_is_not_hung() {
     assert_eq!(outcome.ending, Ending::Exited(0));
     assert_eq!(outcome.leftovers, 1, "the helper");
     assert_eq!(marked(&marker), Vec::<u32>::new());
+}
+
+#[test]
+fn runs_at_once_each_end_only_their_own_processes() {
+    let _gate = GATE
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let folders = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let mut first = Run::start(&spec("./helper.sh", folders[0].path())).unwrap();
+    let mut second = Run::start(&spec("./helper.sh", folders[1].path())).unwrap();
+    let markers = [first.marker().to_string(), second.marker().to_string()];
+    assert_ne!(markers[0], markers[1]);
+    for run in [&mut first, &mut second] {
+        assert_eq!(text(&run.wait_for_input().output), "started a helper\n");
+    }
+    // Both helpers are orphans, the referee's own children: the first run's end must take
+    // its own and leave the second's.
+    assert_eq!(marked(&markers[1]).len(), 2, "the program and its helper");
+    first.send(b"q\n");
+    assert_eq!(
+        first.wait_for_input().status,
+        Status::Ended(Ending::Exited(0))
+    );
+    assert_eq!(first.finish().leftovers, 1);
+    assert_eq!(marked(&markers[0]), Vec::<u32>::new());
+    assert_eq!(marked(&markers[1]).len(), 2, "the second run is whole");
+    second.send(b"q\n");
+    assert_eq!(
+        second.wait_for_input().status,
+        Status::Ended(Ending::Exited(0))
+    );
+    assert_eq!(second.finish().leftovers, 1);
+    assert_eq!(marked(&markers[1]), Vec::<u32>::new());
 }
 
 #[test]
@@ -310,7 +346,14 @@ fn stop_all_from_another_thread_ends_a_busy_run_and_its_children() {
     let mut run = Run::start(&spec("./busy.sh", folder.path())).unwrap();
     let marker = run.marker().to_string();
     // Until its children run beside it (the program, two sleeps, one shell).
+    let mut looks = 0;
     while marked(&marker).len() < 4 {
+        looks += 1;
+        assert!(
+            looks < 10_000,
+            "its children never came: {:?}",
+            marked(&marker)
+        );
         std::thread::sleep(Duration::from_millis(5));
     }
     let stopper = std::thread::spawn(stop_all);
@@ -340,6 +383,10 @@ fn a_fork_loop_is_stopped_before_it_is_killed_and_nothing_is_left() {
         Status::Ended(Ending::TimeLimit(spec.time_limit))
     );
     let outcome = run.finish();
+    println!(
+        "a fork loop at its 1 s time limit: {} processes stopped and ended, {:.2} s in all",
+        outcome.leftovers, outcome.seconds
+    );
     assert!(outcome.leftovers > 10, "{} left", outcome.leftovers);
     assert_eq!(marked(&marker), Vec::<u32>::new());
 }
