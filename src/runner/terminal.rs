@@ -145,12 +145,30 @@ impl Terminal {
         self.master.as_fd()
     }
 
+    /// The terminal's line modes now (the program may change them): whether it reads whole
+    /// lines, and whether `^V` makes the next character plain.
+    fn modes(&self) -> (bool, bool) {
+        rustix::termios::tcgetattr(&self.program_side).map_or((true, true), |modes| {
+            (
+                modes.local_modes.contains(LocalModes::ICANON),
+                modes.local_modes.contains(LocalModes::IEXTEN),
+            )
+        })
+    }
+
     /// `data` as the bytes to write so that the program reads exactly `data`: the terminal's
-    /// two special characters made plain, and a long line handed over in pieces.
+    /// two special characters made plain, and a long line handed over in pieces. A program
+    /// that set its terminal to read characters as they come (not whole lines) gets `data`
+    /// as it is: nothing is special to such a terminal.
     pub(super) fn encode(&mut self, data: &[u8]) -> Vec<u8> {
+        let (lines, literal_next) = self.modes();
+        if !lines {
+            self.line = 0;
+            return data.to_vec();
+        }
         let mut out = Vec::with_capacity(data.len() + data.len() / PIECE + 2);
         for &byte in data {
-            if byte == END_OF_FILE || byte == LITERAL_NEXT {
+            if literal_next && (byte == END_OF_FILE || byte == LITERAL_NEXT) {
                 out.push(LITERAL_NEXT);
             }
             out.push(byte);
@@ -239,6 +257,12 @@ mod tests {
         assert_eq!(terminal.end_of_input(), [END_OF_FILE, END_OF_FILE]);
         assert_eq!(terminal.end_of_input(), [END_OF_FILE]);
         assert!(terminal.name().starts_with("/dev/pts"));
+        // A program that reads characters as they come gets the bytes as they are.
+        let mut modes = rustix::termios::tcgetattr(&terminal.program_side).unwrap();
+        modes.local_modes &= !LocalModes::ICANON;
+        rustix::termios::tcsetattr(&terminal.program_side, OptionalActions::Now, &modes).unwrap();
+        assert_eq!(terminal.encode(&long), long);
+        assert_eq!(terminal.encode(b"a\x04\n"), b"a\x04\n");
     }
 
     #[test]

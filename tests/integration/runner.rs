@@ -192,6 +192,66 @@ fn three_gib_are_refused_under_the_default_limit_and_unlimited_granted() {
 }
 
 #[test]
+fn the_limits_are_set_before_the_program_starts() {
+    let _gate = GATE
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let folder = tempfile::tempdir().unwrap();
+    let mut limited = spec("python3 limits.py", folder.path());
+    limited.limits = Limits {
+        memory: Some(512 << 20),
+        cpu: Some(7),
+        file_size: Some(3 << 20),
+        processes: None,
+    };
+    let mut run = Run::start(&limited).unwrap();
+    let answer = run.wait_for_input();
+    assert_eq!(
+        text(&answer.output),
+        format!(
+            "RLIMIT_DATA {m} {m}\nRLIMIT_CPU 7 8\nRLIMIT_FSIZE {f} {f}\nRLIMIT_CORE 0 0\n",
+            m = 512 << 20,
+            f = 3 << 20
+        )
+    );
+    assert_eq!(run.finish().ending, Ending::Exited(0));
+
+    // A program past its CPU time is ended by the kernel, and the ending says why.
+    let mut spin = spec("./spin.sh", folder.path());
+    spin.limits.cpu = Some(1);
+    let mut run = Run::start(&spin).unwrap();
+    let answer = run.wait_for_input();
+    assert_eq!(answer.status, Status::Ended(Ending::Signal(libc::SIGXCPU)));
+    assert_eq!(
+        run.finish().ending.to_string(),
+        "was ended by signal 24 (SIGXCPU: its CPU time limit)"
+    );
+}
+
+#[test]
+fn a_program_that_polls_its_terminal_is_answered_once_it_is_quiet() {
+    let _gate = GATE
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let folder = tempfile::tempdir().unwrap();
+    let mut run = Run::start(&spec("python3 polls.py", folder.path())).unwrap();
+    let first = run.wait_for_input();
+    assert_eq!(text(&first.output), "ready\n");
+    assert_eq!(first.status, Status::Waiting(Seen::Settled));
+    for key in ["l", "r", "u"] {
+        run.send(format!("{key}\n").as_bytes());
+        let answer = run.wait_for_input();
+        assert_eq!(text(&answer.output), format!("got {key}\n"));
+        assert_eq!(answer.status, Status::Waiting(Seen::Settled));
+    }
+    run.end_input();
+    assert_eq!(
+        run.wait_for_input().status,
+        Status::Ended(Ending::Exited(0))
+    );
+}
+
+#[test]
 fn a_java_program_runs_under_the_default_memory_limit() {
     let _gate = GATE
         .read()
@@ -279,6 +339,20 @@ fn runs_at_once_each_end_only_their_own_processes() {
     );
     assert_eq!(second.finish().leftovers, 1);
     assert_eq!(marked(&markers[1]), Vec::<u32>::new());
+}
+
+#[test]
+fn a_run_let_go_without_finish_ends_its_processes() {
+    let _gate = GATE
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let folder = tempfile::tempdir().unwrap();
+    let mut run = Run::start(&spec("./helper.sh", folder.path())).unwrap();
+    let marker = run.marker().to_string();
+    assert_eq!(text(&run.wait_for_input().output), "started a helper\n");
+    assert_eq!(marked(&marker).len(), 2);
+    drop(run);
+    assert_eq!(marked(&marker), Vec::<u32>::new());
 }
 
 #[test]
@@ -426,6 +500,15 @@ fn a_program_that_cannot_be_started_is_named_with_its_path() {
             .contains("echo.py: a file without permission to run it"),
         "{error}"
     );
+    // A script without a `#!` line runs as a shell runs it: with `sh`.
+    let script = folder.path().join("no-interpreter");
+    std::fs::write(&script, "echo hi from sh\n").unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let mut no_line = spec("./no-interpreter", folder.path());
+    no_line.origin = folder.path().to_path_buf();
+    let mut run = Run::start(&no_line).unwrap();
+    assert_eq!(text(&run.wait_for_input().output), "hi from sh\n");
+    assert_eq!(run.finish().ending, Ending::Exited(0));
     let error = Run::start(&spec("no-such-program-here", folder.path())).unwrap_err();
     assert_eq!(
         error.to_string(),
