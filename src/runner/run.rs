@@ -46,6 +46,8 @@ pub struct Run {
     /// Bytes of input sent after each chunk (the program reads these bytes, whatever bytes
     /// the terminal is sent for them).
     chunk_ends: Vec<u64>,
+    /// Bytes the terminal was never given: the run ended while they waited for room.
+    unsent: u64,
     input_ended: bool,
     ending: Option<Ending>,
     answering: Answering,
@@ -188,6 +190,7 @@ impl Run {
             stdout: Vec::new(),
             answered: 0,
             chunk_ends: Vec::new(),
+            unsent: 0,
             input_ended: false,
             ending: None,
             answering: Answering::Nothing,
@@ -220,10 +223,12 @@ impl Run {
     pub fn send(&mut self, input: &[u8]) -> usize {
         let index = self.chunk_ends.len();
         let before = self.chunk_ends.last().copied().unwrap_or(0);
-        self.chunk_ends.push(before + input.len() as u64);
         if self.ending.is_none() && !self.input_ended {
+            self.chunk_ends.push(before + input.len() as u64);
             let bytes = self.terminal.encode(input);
             self.feed(&bytes);
+        } else {
+            self.chunk_ends.push(before);
         }
         index
     }
@@ -336,6 +341,9 @@ impl Run {
             }
             self.pause(begun, LONGEST_PAUSE, PollFlags::IN | PollFlags::OUT);
         }
+        // What was encoded is about as long as what it stands for (a piece's end or an
+        // escape is one byte in thousands).
+        self.unsent += rest.len() as u64;
         self.waited += begun.elapsed();
     }
 
@@ -405,7 +413,7 @@ impl Run {
             return Answering::EndOfInput;
         }
         let sent = self.chunk_ends.last().copied().unwrap_or(0);
-        let read = sent.saturating_sub(unread);
+        let read = sent.saturating_sub(self.unsent + unread);
         if read == 0 {
             return Answering::Nothing;
         }

@@ -141,8 +141,9 @@ pub(super) fn start<E>(
 /// Ends every run of this process that has not ended, each with all its processes, and
 /// returns how many processes were ended. Runs being started wait until it has returned, and
 /// by then no process of a run started before is left. For a thread that handles the
-/// referee's SIGINT, SIGTERM or SIGHUP; each run it ended ends as
-/// [`crate::runner::Ending::Stopped`].
+/// referee's SIGINT, SIGTERM or SIGHUP (a thread that is told of them, such as
+/// `signal-hook`'s iterator: it takes locks, so not the signal handler itself); each run it
+/// ended ends as [`crate::runner::Ending::Stopped`].
 pub fn stop_all() -> usize {
     let _no_start = STARTING.write().unwrap_or_else(PoisonError::into_inner);
     let runs: Vec<Arc<Tree>> = RUNS

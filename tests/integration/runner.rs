@@ -165,6 +165,17 @@ fn a_crash_names_the_key_it_was_answering_and_its_signal() {
         };
         assert!(outcome.ending.to_string().contains(name));
     }
+    // Keys sent ahead, not waited for: the one it was answering is the last it read, not the
+    // last sent (it reads a line at a time from its terminal; the rest stay unread there).
+    let mut run = Run::start(&spec("python3 crash.py", folder.path())).unwrap();
+    run.wait_for_input();
+    for key in ["e", "r", "l", "u"] {
+        run.send(format!("{key}\n").as_bytes());
+    }
+    let answer = run.wait_for_input();
+    assert_eq!(answer.status, Status::Ended(Ending::Signal(libc::SIGABRT)));
+    assert_eq!(text(&answer.output), "key e\n");
+    assert_eq!(run.finish().answering, Answering::Chunk(1));
 }
 
 #[test]
