@@ -48,6 +48,8 @@ pub mod frontends;
 #[doc(hidden)]
 pub mod fuzzing;
 #[cfg(feature = "cli")]
+pub mod runner;
+#[cfg(feature = "cli")]
 pub mod train;
 
 /// Computer players and the learned network at the paths of versions before 0.6.0

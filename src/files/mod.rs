@@ -12,6 +12,8 @@ pub mod error;
 pub mod open;
 pub mod outputs;
 pub mod pictures;
+pub mod processes;
+pub mod programs;
 pub mod runs;
 pub mod save;
 pub mod solutions;

@@ -28,6 +28,7 @@ const FLOORS: &[(&str, &[&str])] = &[
     ("frontends", &["model", "players", "session", "text"]),
     ("bench", &["model", "players", "files"]),
     ("train", &["model", "learning", "players", "files"]),
+    ("runner", &["files"]),
     (
         "fuzzing",
         &["model", "players", "session", "text", "frontends"],
@@ -45,6 +46,7 @@ const FLOORS: &[(&str, &[&str])] = &[
             "frontends",
             "bench",
             "train",
+            "runner",
         ],
     ),
 ];

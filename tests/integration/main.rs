@@ -25,6 +25,7 @@ mod properties;
 mod referee;
 mod release;
 mod reliability;
+mod runner;
 mod search;
 mod session;
 mod tidy;

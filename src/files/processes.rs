@@ -1,0 +1,256 @@
+//! What Linux's `/proc` says about processes, for the runner (`crate::runner`): the machine's
+//! processes with their parents, groups, sessions and start times, a process's threads and
+//! the system call each is blocked in, where a file descriptor leads, and whether a process's
+//! environment holds a run's marker. Every read is of a file the kernel makes up as it is
+//! read: a process that ends between two reads is simply not there (`None`, or left out of a
+//! list), never an error.
+
+use std::io::Read;
+use std::path::PathBuf;
+
+/// One process as `/proc/PID/stat` shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Process {
+    /// Its process id.
+    pub pid: u32,
+    /// Its parent's process id (0 for the first process).
+    pub ppid: u32,
+    /// Its process group.
+    pub group: u32,
+    /// Its session.
+    pub session: u32,
+    /// Its state letter: `R` running, `S` asleep, `D` in an uninterruptible wait, `T` stopped,
+    /// `Z` a zombie (ended, not yet waited for), ...
+    pub state: u8,
+    /// The CPU time it has used, all its threads together, and its children that ended and
+    /// were collected, in clock ticks: it grows with any work done below it.
+    pub cpu_ticks: u64,
+    /// When it started, in clock ticks after the machine booted: with the pid, it names one
+    /// process, as a pid alone does not once it has been reused.
+    pub start_time: u64,
+}
+
+impl Process {
+    /// Whether it has ended (a zombie, waiting for its parent to collect its status).
+    pub fn ended(&self) -> bool {
+        self.state == b'Z' || self.state == b'X'
+    }
+}
+
+/// Reads a small file of `/proc` whole (they are at most a few KiB, but `environ` may be
+/// larger: up to `limit` bytes are read).
+fn read_proc(path: &str, limit: u64) -> Option<Vec<u8>> {
+    let file = std::fs::File::open(path).ok()?;
+    let mut bytes = Vec::new();
+    file.take(limit).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// `stat`'s fields, read past the command name (which may hold spaces and parentheses: it
+/// ends at the last `)`).
+fn parse_stat(pid: u32, text: &[u8]) -> Option<Process> {
+    let close = text.iter().rposition(|&b| b == b')')?;
+    let rest = std::str::from_utf8(text.get(close + 2..)?).ok()?;
+    let fields: Vec<&str> = rest.split_ascii_whitespace().collect();
+    let number = |index: usize| fields.get(index)?.parse::<u64>().ok();
+    Some(Process {
+        pid,
+        state: *fields.first()?.as_bytes().first()?,
+        ppid: u32::try_from(number(1)?).ok()?,
+        group: u32::try_from(number(2)?).ok()?,
+        session: u32::try_from(number(3)?).ok()?,
+        cpu_ticks: number(11)? + number(12)? + number(13)? + number(14)?,
+        start_time: number(19)?,
+    })
+}
+
+/// The process `pid`, if it is there.
+pub fn process(pid: u32) -> Option<Process> {
+    parse_stat(pid, &read_proc(&format!("/proc/{pid}/stat"), 4096)?)
+}
+
+/// The numbers that name entries of a `/proc` folder (processes, or a process's threads).
+fn numbered(dir: &str) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse().ok())
+        .collect()
+}
+
+/// Every process on the machine now (those that end while the list is read are left out).
+pub fn processes() -> Vec<Process> {
+    numbered("/proc").into_iter().filter_map(process).collect()
+}
+
+/// The threads of process `pid` (its own id first among them).
+pub fn threads(pid: u32) -> Vec<u32> {
+    numbered(&format!("/proc/{pid}/task"))
+}
+
+/// What a thread is doing, as `/proc/PID/task/TID/syscall` says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Call {
+    /// It is running (or ready to run).
+    Running,
+    /// It is blocked in system call `number`, whose first argument is `first` (a file
+    /// descriptor, for `read`).
+    Blocked {
+        /// The system call's number.
+        number: i64,
+        /// Its first argument.
+        first: u64,
+    },
+    /// It is blocked outside a system call (a page fault), or ended.
+    Other,
+}
+
+/// What thread `tid` of process `pid` is doing, or `None` where `/proc` does not say (the
+/// thread ended, or the kernel keeps it from this process).
+pub fn call(pid: u32, tid: u32) -> Option<Call> {
+    let bytes = read_proc(&format!("/proc/{pid}/task/{tid}/syscall"), 512)?;
+    parse_call(std::str::from_utf8(&bytes).ok()?)
+}
+
+fn parse_call(text: &str) -> Option<Call> {
+    let mut words = text.split_ascii_whitespace();
+    let first = words.next()?;
+    if first == "running" {
+        return Some(Call::Running);
+    }
+    let number: i64 = first.parse().ok()?;
+    if number < 0 {
+        return Some(Call::Other);
+    }
+    let argument = words.next()?.strip_prefix("0x")?;
+    Some(Call::Blocked {
+        number,
+        first: u64::from_str_radix(argument, 16).ok()?,
+    })
+}
+
+/// Where file descriptor `fd` of process `pid` leads (a path, or words such as
+/// `pipe:[1234]`), if the kernel says.
+pub fn descriptor_target(pid: u32, fd: u64) -> Option<PathBuf> {
+    std::fs::read_link(format!("/proc/{pid}/fd/{fd}")).ok()
+}
+
+/// Whether the environment process `pid` was started with holds the entry `marker`
+/// (`NAME=value`, exactly). A process of another user, or one that has ended, reads as not.
+pub fn has_marker(pid: u32, marker: &[u8]) -> bool {
+    read_proc(&format!("/proc/{pid}/environ"), 1 << 20)
+        .is_some_and(|environ| environ.split(|&b| b == 0).any(|entry| entry == marker))
+}
+
+/// How many processes and threads user `uid` (a real user id) has now: what the kernel
+/// counts against `RLIMIT_NPROC`.
+pub fn tasks_of_user(uid: u32) -> u64 {
+    let mut count = 0;
+    for pid in numbered("/proc") {
+        let Some(status) = read_proc(&format!("/proc/{pid}/status"), 8192) else {
+            continue;
+        };
+        let status = String::from_utf8_lossy(&status);
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix(name))
+                .and_then(|rest| rest.split_ascii_whitespace().next())
+                .and_then(|word| word.parse::<u64>().ok())
+        };
+        if field("Uid:") == Some(u64::from(uid)) {
+            count += field("Threads:").unwrap_or(1);
+        }
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stat_is_read_past_a_command_name_with_parentheses_and_spaces() {
+        let line = b"4242 (a (b) c) S 1 4242 4200 34816 4242 4194560 100 0 0 0 7 5 2 1 20 0 1 0 \
+                     98765 1000 200 18446744073709551615";
+        let process = parse_stat(4242, line).unwrap();
+        assert_eq!(
+            process,
+            Process {
+                pid: 4242,
+                ppid: 1,
+                group: 4242,
+                session: 4200,
+                state: b'S',
+                cpu_ticks: 15,
+                start_time: 98765,
+            }
+        );
+        assert!(parse_stat(1, b"1 (cut").is_none());
+    }
+
+    #[test]
+    fn a_blocked_call_names_its_number_and_first_argument() {
+        assert_eq!(parse_call("running\n"), Some(Call::Running));
+        assert_eq!(
+            parse_call("0 0x3 0x7f0d 0x20000 0x0 0x0 0x0 0x7fff 0x7f0d\n"),
+            Some(Call::Blocked {
+                number: 0,
+                first: 3
+            })
+        );
+        assert_eq!(parse_call("-1 0x7fff 0x7f0d\n"), Some(Call::Other));
+        assert_eq!(parse_call(""), None);
+    }
+
+    #[test]
+    fn this_process_is_listed_and_its_thread_reads_as_running() {
+        let me = std::process::id();
+        let listed = processes();
+        assert!(listed.iter().any(|p| p.pid == me));
+        let mine = process(me).unwrap();
+        assert_eq!(
+            mine.session,
+            rustix::process::getsid(None)
+                .unwrap()
+                .as_raw_nonzero()
+                .get() as u32
+        );
+        assert!(threads(me).contains(&me));
+        // A child blocked reading its standard input (a pipe) is seen in `read` on fd 0.
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "read line"])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        let blocked = Call::Blocked {
+            number: libc::SYS_read,
+            first: 0,
+        };
+        let mut seen = None;
+        for _ in 0..10_000 {
+            seen = call(pid, pid);
+            if seen == Some(blocked) {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        assert_eq!(seen, Some(blocked));
+        assert!(
+            descriptor_target(pid, 0)
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("pipe:")
+        );
+        assert!(has_marker(
+            pid,
+            format!("PATH={}", std::env::var("PATH").unwrap()).as_bytes()
+        ));
+        assert!(!has_marker(pid, b"PATH"));
+        drop(child.stdin.take());
+        child.wait().unwrap();
+        assert!(tasks_of_user(rustix::process::getuid().as_raw()) >= 1);
+    }
+}

@@ -1,0 +1,460 @@
+//! A run: a program started in its terminal under its limits, fed its input a chunk at a
+//! time, answered chunk by chunk, and ended with everything it started.
+
+use super::RunError;
+use super::outcome::{Answer, Answering, Ending, Outcome, Seen, Status};
+use super::spec::{Limits, Spec};
+use super::stderr::Drain;
+use super::terminal::Terminal;
+use super::tree::{self, Exit, Tree};
+use super::watch::{Look, Watch};
+use crate::files::processes;
+use crate::files::programs::resolve;
+use rustix::event::{PollFd, PollFlags, Timespec, poll};
+use rustix::process::{Resource, Rlimit};
+use std::ffi::{OsStr, OsString};
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The shortest and longest pause between two looks at a program at work.
+const FIRST_PAUSE: Duration = Duration::from_micros(50);
+const LONGEST_PAUSE: Duration = Duration::from_millis(5);
+/// How long standard error is read after the run's processes are ended, for a writer
+/// outside the run to let go of it.
+const STDERR_PATIENCE: Duration = Duration::from_secs(1);
+
+/// A program running in a pseudo-terminal under its limits: fed with [`Run::send`], answered
+/// with [`Run::wait_for_input`], ended with everything it started by [`Run::finish`] (or when
+/// dropped).
+#[derive(Debug)]
+pub struct Run {
+    terminal: Terminal,
+    tree: Arc<Tree>,
+    stderr: Option<Drain>,
+    watch: Watch,
+    started: Instant,
+    time_limit: Duration,
+    /// The time the runner has waited on the program so far.
+    waited: Duration,
+    stdout_cap: usize,
+    /// Its standard output, up to the cap.
+    stdout: Vec<u8>,
+    /// How much of it the answers have given.
+    answered: usize,
+    /// Bytes of input sent after each chunk (the program reads these bytes, whatever bytes
+    /// the terminal is sent for them).
+    chunk_ends: Vec<u64>,
+    /// Bytes the terminal was never given: the run ended while they waited for room.
+    unsent: u64,
+    input_ended: bool,
+    ending: Option<Ending>,
+    answering: Answering,
+    leftovers: usize,
+    ended_at: Option<Instant>,
+}
+
+/// The limits as `setrlimit` takes them, each at most the referee's own hard limit (which a
+/// process may not raise).
+fn rlimits(limits: &Limits) -> Vec<(Resource, Rlimit)> {
+    let capped = |resource: Resource, soft: u64, hard: u64| {
+        let most = rustix::process::getrlimit(resource).maximum;
+        let cap = |value: u64| Some(most.map_or(value, |most| value.min(most)));
+        (
+            resource,
+            Rlimit {
+                current: cap(soft),
+                maximum: cap(hard),
+            },
+        )
+    };
+    let mut set = vec![capped(Resource::Core, 0, 0)];
+    if let Some(bytes) = limits.memory {
+        set.push(capped(Resource::Data, bytes, bytes));
+    }
+    if let Some(seconds) = limits.cpu {
+        set.push(capped(Resource::Cpu, seconds, seconds + 1));
+    }
+    if let Some(bytes) = limits.file_size {
+        set.push(capped(Resource::Fsize, bytes, bytes));
+    }
+    if let Some(more) = limits.processes {
+        let user = rustix::process::getuid().as_raw();
+        let tasks = processes::tasks_of_user(user) + more;
+        set.push(capped(Resource::Nproc, tasks, tasks));
+    }
+    set
+}
+
+/// `JAVA_TOOL_OPTIONS` that size a Java virtual machine's memory to `memory` bytes, before
+/// any the program is given (which win).
+fn java_options(memory: u64, given: Option<&OsStr>) -> OsString {
+    let mut options = OsString::from(format!("-XX:MaxRAM={memory}"));
+    if let Some(given) = given.filter(|given| !given.is_empty()) {
+        options.push(" ");
+        options.push(given);
+    }
+    options
+}
+
+/// The value `spec` gives `name`, else the referee's own.
+fn variable(spec: &Spec, name: &str) -> Option<OsString> {
+    spec.env
+        .iter()
+        .rev()
+        .find(|(key, _)| key == name)
+        .map(|(_, value)| value.clone())
+        .or_else(|| std::env::var_os(name))
+}
+
+impl Run {
+    /// Starts `spec`'s program in a new pseudo-terminal of its own (its standard input and
+    /// output; standard error on a pipe read to its end), in its folder, under its limits, in
+    /// a session of its own (so the referee's terminal signals do not reach it), with
+    /// `HOME` and `PWD` its folder, `TERM=dumb` and the run's marker in its environment.
+    pub fn start(spec: &Spec) -> Result<Run, RunError> {
+        tree::become_subreaper().map_err(RunError::Subreaper)?;
+        let path_var = variable(spec, "PATH");
+        let resolved = resolve(&spec.words, &spec.origin, &spec.folder, path_var.as_deref())?;
+        let terminal = Terminal::open().map_err(RunError::Terminal)?;
+        let (stderr_reader, stderr_writer) = std::io::pipe().map_err(RunError::Pipe)?;
+        let marker = tree::new_marker();
+        let (marker_name, marker_value) = marker.split_once('=').expect("NAME=value");
+        let mut command = Command::new(&resolved.program);
+        command
+            .args(&resolved.args)
+            .current_dir(&resolved.folder)
+            .env_remove("COLUMNS")
+            .env_remove("LINES")
+            .env("HOME", &resolved.folder)
+            .env("PWD", &resolved.folder)
+            .env("TERM", "dumb");
+        if let Some(memory) = spec.limits.memory {
+            let given = variable(spec, "JAVA_TOOL_OPTIONS");
+            let options = java_options(memory, given.as_deref());
+            command.envs(spec.env.iter().map(|(k, v)| (k, v)));
+            command.env("JAVA_TOOL_OPTIONS", options);
+        } else {
+            command.envs(spec.env.iter().map(|(k, v)| (k, v)));
+        }
+        command.env(marker_name, marker_value);
+        let side = || terminal.program_side().map_err(RunError::Terminal);
+        command
+            .stdin(Stdio::from(side()?))
+            .stdout(Stdio::from(side()?))
+            .stderr(Stdio::from(stderr_writer));
+        let limits = rlimits(&spec.limits);
+        // SAFETY: the closure runs in the child between fork and exec, where only
+        // async-signal-safe calls are allowed: it makes system calls (rustix's, straight to
+        // the kernel) on values prepared before the fork, and allocates nothing.
+        unsafe {
+            command.pre_exec(move || {
+                rustix::process::setsid()?;
+                // Standard input is the terminal: make it the new session's own.
+                rustix::process::ioctl_tiocsctty(std::os::fd::BorrowedFd::borrow_raw(0))?;
+                for (resource, limit) in &limits {
+                    rustix::process::setrlimit(*resource, *limit)?;
+                }
+                Ok(())
+            });
+        }
+        let program = resolved.program.clone();
+        let tree = tree::start(
+            &marker,
+            || match command.spawn() {
+                Ok(child) => Ok(child.id()),
+                Err(error) => Err(RunError::Start {
+                    path: program.clone(),
+                    error,
+                }),
+            },
+            |error| RunError::Start {
+                path: program.clone(),
+                error,
+            },
+        )?;
+        // The referee's copies of the program's terminal side and of the pipe's writing end
+        // close here: standard error ends when the run's processes have all closed it.
+        drop(command);
+        let now = Instant::now();
+        Ok(Run {
+            terminal,
+            tree,
+            stderr: Some(Drain::start(stderr_reader, spec.stderr_cap)),
+            watch: Watch::new(spec.settle, now),
+            started: now,
+            time_limit: spec.time_limit,
+            waited: Duration::ZERO,
+            stdout_cap: spec.stdout_cap,
+            stdout: Vec::new(),
+            answered: 0,
+            chunk_ends: Vec::new(),
+            unsent: 0,
+            input_ended: false,
+            ending: None,
+            answering: Answering::Nothing,
+            leftovers: 0,
+            ended_at: None,
+        })
+    }
+
+    /// The program's process id.
+    pub fn pid(&self) -> u32 {
+        self.tree.program()
+    }
+
+    /// The entry (`POWER11_RUN=PID.N`) in the environment of every process of this run, which
+    /// no process of another run carries.
+    pub fn marker(&self) -> &str {
+        std::str::from_utf8(self.tree.marker()).expect("made from a String")
+    }
+
+    /// How the run ended, if it has.
+    pub fn ending(&self) -> Option<&Ending> {
+        self.ending.as_ref()
+    }
+
+    /// Sends `input` (a key and its newline, say) to the program as it would be typed, every
+    /// byte as it is (a line longer than a terminal holds too), and returns the chunk's index
+    /// (0 for the first). Waits only while the terminal is full (the program does not read),
+    /// and at most until its time is up. After the run has ended, or its input was ended,
+    /// nothing is sent (the index still counts).
+    pub fn send(&mut self, input: &[u8]) -> usize {
+        let index = self.chunk_ends.len();
+        let before = self.chunk_ends.last().copied().unwrap_or(0);
+        if self.ending.is_none() && !self.input_ended {
+            self.chunk_ends.push(before + input.len() as u64);
+            let bytes = self.terminal.encode(input);
+            self.feed(&bytes);
+        } else {
+            self.chunk_ends.push(before);
+        }
+        index
+    }
+
+    /// Ends the program's input, as `^D` at the start of a line does on a terminal: its next
+    /// read returns nothing. A program that then waits for input again is ended at once
+    /// ([`Ending::KeptReading`]) by the next [`Run::wait_for_input`].
+    pub fn end_input(&mut self) {
+        if self.ending.is_none() && !self.input_ended {
+            self.input_ended = true;
+            let bytes = self.terminal.end_of_input();
+            self.feed(&bytes);
+        }
+    }
+
+    /// Waits until the program waits for its next input (it has read everything sent, and is
+    /// blocked reading its terminal, or has been quiet for the spec's `settle`), or has ended
+    /// (exited, killed by a signal, past its time limit or output cap, waiting again after the
+    /// end of its input, or stopped), and returns what it printed since the last answer.
+    pub fn wait_for_input(&mut self) -> Answer {
+        let begun = Instant::now();
+        let mut pause = FIRST_PAUSE;
+        let status = loop {
+            if let Some(ending) = &self.ending {
+                break Status::Ended(ending.clone());
+            }
+            let now = Instant::now();
+            if self.pump() {
+                self.watch.moved(now);
+                pause = FIRST_PAUSE;
+                continue;
+            }
+            if let Some(ending) = self.check_end(begun) {
+                self.end_with(ending);
+                continue;
+            }
+            if self.terminal.input_pending() {
+                self.watch.moved(now);
+            } else {
+                let seen = match self.watch.look(&self.tree, self.terminal.name(), now) {
+                    Look::Reading => Some(Seen::Reading),
+                    Look::Settled => Some(Seen::Settled),
+                    Look::Busy => None,
+                };
+                if let Some(seen) = seen {
+                    // What it printed before it began to wait is all there to read now.
+                    self.pump();
+                    if self.ending.is_some() {
+                        continue;
+                    }
+                    if self.input_ended {
+                        self.end_with(Ending::KeptReading);
+                        continue;
+                    }
+                    break Status::Waiting(seen);
+                }
+            }
+            self.pause(begun, pause, PollFlags::IN);
+            pause = (pause * 2).min(LONGEST_PAUSE);
+        };
+        self.waited += begun.elapsed();
+        let output = self.stdout[self.answered..].to_vec();
+        self.answered = self.stdout.len();
+        Answer { output, status }
+    }
+
+    /// Ends the run, if it has not ended ([`Ending::Stopped`]), with every process of it, and
+    /// returns how it went.
+    pub fn finish(mut self) -> Outcome {
+        if self.ending.is_none() {
+            self.end_with(Ending::Stopped);
+        }
+        let stderr = self
+            .stderr
+            .take()
+            .map(|drain| drain.finish(STDERR_PATIENCE))
+            .unwrap_or_default();
+        let ended_at = self.ended_at.unwrap_or_else(Instant::now);
+        Outcome {
+            ending: self.ending.clone().expect("ended above"),
+            answering: self.answering,
+            seconds: ended_at.duration_since(self.started).as_secs_f64(),
+            stdout: std::mem::take(&mut self.stdout),
+            stderr,
+            leftovers: self.leftovers,
+        }
+    }
+
+    /// Writes `bytes` to the terminal, reading the program's output meanwhile (a program that
+    /// prints while its input comes must not block the runner, nor the runner it).
+    fn feed(&mut self, bytes: &[u8]) {
+        let begun = Instant::now();
+        let mut rest = bytes;
+        self.watch.moved(begun);
+        while self.ending.is_none() {
+            match self.terminal.write(rest) {
+                Ok(n) => rest = &rest[n..],
+                Err(error) => {
+                    self.end_with(Ending::Failed(crate::files::system_words(&error)));
+                    break;
+                }
+            }
+            if rest.is_empty() {
+                break;
+            }
+            self.pump();
+            if let Some(ending) = self.check_end(begun) {
+                self.end_with(ending);
+                break;
+            }
+            self.pause(begun, LONGEST_PAUSE, PollFlags::IN | PollFlags::OUT);
+        }
+        // What was encoded is about as long as what it stands for (a piece's end or an
+        // escape is one byte in thousands).
+        self.unsent += rest.len() as u64;
+        self.waited += begun.elapsed();
+    }
+
+    /// Reads what the program printed; whether there was something. Past the cap, the run
+    /// ends.
+    fn pump(&mut self) -> bool {
+        let before = self.stdout.len();
+        match self.terminal.read_output(&mut self.stdout, self.stdout_cap) {
+            Ok(false) => {}
+            Ok(true) => self.end_with(Ending::OutputCap(self.stdout_cap)),
+            Err(error) => self.end_with(Ending::Failed(crate::files::system_words(&error))),
+        }
+        self.stdout.len() > before
+    }
+
+    /// Whether the run is over: stopped, the program ended, or its time used up.
+    fn check_end(&self, begun: Instant) -> Option<Ending> {
+        if self.tree.stopped() {
+            return Some(Ending::Stopped);
+        }
+        match self.tree.exit() {
+            Some(Exit::Code(code)) => return Some(Ending::Exited(code)),
+            Some(Exit::Signal(signal)) => return Some(Ending::Signal(signal)),
+            None => {}
+        }
+        (self.waited + begun.elapsed() >= self.time_limit)
+            .then_some(Ending::TimeLimit(self.time_limit))
+    }
+
+    /// Waits up to `pause` (and no later than the time limit) for the terminal (`events`) or
+    /// the program's end.
+    fn pause(&self, begun: Instant, pause: Duration, events: PollFlags) {
+        let left = self
+            .time_limit
+            .saturating_sub(self.waited + begun.elapsed());
+        let pause = pause.min(left);
+        let timeout = Timespec {
+            tv_sec: 0,
+            tv_nsec: i64::from(pause.subsec_nanos()),
+        };
+        let mut fds = [
+            PollFd::from_borrowed_fd(self.terminal.master(), events),
+            PollFd::from_borrowed_fd(self.tree.pidfd(), PollFlags::IN),
+        ];
+        let _ = poll(&mut fds, Some(&timeout));
+    }
+
+    /// Ends the run as `ending` says: what it printed read, which input it was answering
+    /// noted, every process of it ended.
+    fn end_with(&mut self, ending: Ending) {
+        if self.ending.is_some() {
+            return;
+        }
+        let _ = self.terminal.read_output(&mut self.stdout, self.stdout_cap);
+        self.answering = self.answering_now();
+        self.leftovers = self.tree.end().others;
+        let _ = self.terminal.read_output(&mut self.stdout, self.stdout_cap);
+        self.ended_at = Some(Instant::now());
+        self.ending = Some(ending);
+    }
+
+    /// The input the program is answering: the chunk holding the last byte it read, or the
+    /// end of its input once it has read that.
+    fn answering_now(&self) -> Answering {
+        let unread = self.terminal.unread_input();
+        if self.input_ended && unread == 0 && !self.terminal.input_pending() {
+            return Answering::EndOfInput;
+        }
+        let sent = self.chunk_ends.last().copied().unwrap_or(0);
+        let read = sent.saturating_sub(self.unsent + unread);
+        if read == 0 {
+            return Answering::Nothing;
+        }
+        Answering::Chunk(self.chunk_ends.partition_point(|&end| end < read))
+    }
+}
+
+impl Drop for Run {
+    /// A run let go without [`Run::finish`] still ends every process of it.
+    fn drop(&mut self) {
+        if self.ending.is_none() {
+            self.tree.end();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn java_is_told_the_memory_limit_before_its_own_options() {
+        assert_eq!(java_options(1 << 30, None), "-XX:MaxRAM=1073741824");
+        assert_eq!(
+            java_options(1 << 30, Some(OsStr::new("-Xmx64m"))),
+            "-XX:MaxRAM=1073741824 -Xmx64m"
+        );
+    }
+
+    #[test]
+    fn limits_are_capped_by_the_referees_own() {
+        let set = rlimits(&Limits::default());
+        let data = set
+            .iter()
+            .find(|(resource, _)| *resource == Resource::Data)
+            .unwrap();
+        assert!(data.1.current.unwrap() <= 1 << 30);
+        assert!(
+            set.iter()
+                .any(|(r, l)| *r == Resource::Core && l.current == Some(0))
+        );
+        assert_eq!(rlimits(&Limits::NONE).len(), 1);
+    }
+}

@@ -1,0 +1,130 @@
+//! Whether a program waits for its next input. A program waits when one of its threads is
+//! blocked reading its terminal with nothing left to read there: `/proc/PID/task/TID/syscall`
+//! names the call (`read`, `readv`, `pread64`, ...) and its descriptor, and
+//! `/proc/PID/fd/N` says where that leads. A program that waits otherwise (it polls its
+//! terminal, or `/proc` does not say) is taken as waiting once it has printed nothing, run no
+//! thread and used no CPU for a quiet period.
+
+use super::tree::Tree;
+use crate::files::processes::{self, Call, Process};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// How often the program's descendants are looked for again (a look reads every process's
+/// `stat`): a program that has its child read the terminal is seen waiting at most this late.
+const LOOK_AGAIN: Duration = Duration::from_millis(10);
+
+/// The system calls that read a descriptor named by their first argument.
+const READS: &[i64] = &[
+    libc::SYS_read,
+    libc::SYS_readv,
+    libc::SYS_pread64,
+    libc::SYS_preadv,
+    libc::SYS_preadv2,
+];
+
+/// What a look at the program found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Look {
+    /// A thread of it is blocked reading its terminal.
+    Reading,
+    /// Nothing of it has moved for the quiet period.
+    Settled,
+    /// It is at work (or has not been quiet long enough).
+    Busy,
+}
+
+/// What the runner knows of the program between looks.
+#[derive(Debug)]
+pub(super) struct Watch {
+    settle: Duration,
+    /// The program and its descendants at the last look for them.
+    known: Vec<u32>,
+    looked: Option<Instant>,
+    /// When the program last printed, ran or used CPU.
+    moved: Instant,
+    cpu: u64,
+}
+
+impl Watch {
+    /// A watch over a program just started, quiet after `settle`.
+    pub(super) fn new(settle: Duration, now: Instant) -> Watch {
+        Watch {
+            settle,
+            known: Vec::new(),
+            looked: None,
+            moved: now,
+            cpu: 0,
+        }
+    }
+
+    /// Notes that the program printed (or was given input) at `now`.
+    pub(super) fn moved(&mut self, now: Instant) {
+        self.moved = now;
+    }
+
+    /// Looks whether the program (its input all read) waits for input, its terminal being
+    /// `terminal`.
+    pub(super) fn look(&mut self, tree: &Tree, terminal: &Path, now: Instant) -> Look {
+        if self
+            .looked
+            .is_none_or(|at| now.duration_since(at) >= LOOK_AGAIN)
+        {
+            self.look_for_descendants(tree, now);
+        }
+        let mut running = false;
+        for &pid in &self.known {
+            for tid in processes::threads(pid) {
+                match processes::call(pid, tid) {
+                    Some(Call::Running) => running = true,
+                    Some(Call::Blocked { number, first })
+                        if READS.contains(&number) && reads_terminal(pid, first, terminal) =>
+                    {
+                        return Look::Reading;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if running {
+            self.moved = now;
+        }
+        if now.duration_since(self.moved) >= self.settle {
+            Look::Settled
+        } else {
+            Look::Busy
+        }
+    }
+
+    /// Finds the program's descendants (and remembers them as the run's), and notes whether
+    /// any of them is running or waiting on the disk, came or went, or used CPU since the
+    /// last look.
+    fn look_for_descendants(&mut self, tree: &Tree, now: Instant) {
+        let all = processes::processes();
+        let tree_now: Vec<Process> = tree.descendants(&all);
+        if tree_now.len() > 1 {
+            tree.remember(&tree_now[1..]);
+        }
+        let cpu = tree_now.iter().map(|p| p.cpu_ticks).sum();
+        let known: Vec<u32> = tree_now.iter().map(|p| p.pid).collect();
+        if cpu != self.cpu
+            || known != self.known
+            || tree_now.iter().any(|p| matches!(p.state, b'R' | b'D'))
+        {
+            self.moved = now;
+        }
+        self.cpu = cpu;
+        self.known = known;
+        if self.known.is_empty() {
+            self.known.push(tree.program());
+        }
+        self.looked = Some(now);
+    }
+}
+
+/// Whether descriptor `fd` of process `pid` is the terminal `terminal` (or `/dev/tty`, a
+/// process's own terminal, which in a run is that one).
+fn reads_terminal(pid: u32, fd: u64, terminal: &Path) -> bool {
+    processes::descriptor_target(pid, fd)
+        .is_some_and(|target| target == terminal || target == Path::new("/dev/tty"))
+}
