@@ -179,6 +179,16 @@ impl Assignment {
         }
     }
 
+    /// How many boards the assignment's program prints for a key that changes nothing, where
+    /// its interface says: the MIPS program answers a move that changes nothing with
+    /// `Invalid move.` and no board; a Power-11 program may print the board again or not.
+    pub(super) fn unchanged_prints(self) -> Option<u8> {
+        match self {
+            Assignment::Power11 => None,
+            Assignment::Mips => Some(0),
+        }
+    }
+
     /// Whether the program prints a score.
     pub(super) fn has_scores(self) -> bool {
         self == Assignment::Power11

@@ -203,8 +203,16 @@ impl Reading {
         if let Some(kind) = kind {
             for reading in &mut readings {
                 let taken = u8::try_from(reading.next - self.next).unwrap_or(u8::MAX);
-                // Before a key of its kind, a key is expected to print as the other kind did.
-                let usual = self.usual[kind].or(self.usual[1 - kind]);
+                // Before a key of its kind, a key is expected to print as the other kind did,
+                // or (a key that changes nothing, first of all) as the assignment says such a
+                // key prints (the MIPS program's `Invalid move.` and no board).
+                let usual = self.usual[kind]
+                    .or(if kind == 1 {
+                        ctx.assignment.unchanged_prints()
+                    } else {
+                        None
+                    })
+                    .or(self.usual[1 - kind]);
                 if usual.is_some_and(|usual| usual != taken) {
                     reading.irregular += 1;
                 }
