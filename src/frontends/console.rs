@@ -15,53 +15,13 @@
 use crate::model::direction::Direction;
 use crate::model::size::Size;
 use crate::session::{Command, Event, MenuStyle, Screen, Session, Store};
+use crate::text::keys::{KeyReader, Typed};
 use crate::text::{advice_line, render_end_screen, render_game_screen, render_menu, visible};
 use std::fmt::Display;
 use std::io::{self, BufRead, Write};
 
-/// Input lines longer than this are cut (the rest of the line is read and dropped). A whole
-/// game typed on one line fits many times over.
-const MAX_LINE: usize = 64 * 1024;
-
-/// One key typed by the player.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Key {
-    /// A character (never a blank).
-    Char(char),
-    /// An arrow key's escape sequence.
-    Arrow(Direction),
-}
-
-/// The keys of a line: each non-blank character, with arrow-key escape sequences (`ESC [ A`
-/// or `ESC O A`, up to D) read as one key each.
-fn keys(line: &str) -> Vec<Key> {
-    let chars: Vec<char> = line.chars().collect();
-    let mut keys = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        i += 1;
-        if c.is_whitespace() {
-            continue;
-        }
-        if c == '\u{1b}' && matches!(chars.get(i), Some('[' | 'O')) {
-            let arrow = match chars.get(i + 1) {
-                Some('A') => Some(Direction::Up),
-                Some('B') => Some(Direction::Down),
-                Some('C') => Some(Direction::Right),
-                Some('D') => Some(Direction::Left),
-                _ => None,
-            };
-            if let Some(direction) = arrow {
-                keys.push(Key::Arrow(direction));
-                i += 2;
-                continue;
-            }
-        }
-        keys.push(Key::Char(c));
-    }
-    keys
-}
+/// One key typed by the player: a character (never a blank) or an arrow.
+type Key = Typed;
 
 /// What a key typed by the player amounts to.
 enum Reply {
@@ -75,7 +35,7 @@ enum Reply {
 
 /// An interactive line session over `input` and `output`.
 pub struct Console<R, W, S> {
-    input: R,
+    input: KeyReader<R>,
     output: W,
     session: Session<S>,
 }
@@ -84,7 +44,7 @@ impl<R: BufRead, W: Write, S: Store> Console<R, W, S> {
     /// A console that plays `session`, reading commands from `input` and printing to `output`.
     pub fn new(session: Session<S>, input: R, output: W) -> Console<R, W, S> {
         Console {
-            input,
+            input: KeyReader::new(input),
             output,
             session,
         }
@@ -94,36 +54,46 @@ impl<R: BufRead, W: Write, S: Store> Console<R, W, S> {
     /// of the output (or input); everything the player types is handled.
     pub fn run(mut self) -> io::Result<()> {
         self.show_screen()?;
+        self.output.flush()?;
+        // Whether a key was typed on the line being read: a line with none is blank.
+        let mut keyed = false;
         loop {
-            self.output.flush()?;
             // Said so: the error alone ("Is a directory") does not tell which file it is about.
-            let line = read_capped_line(&mut self.input)
+            let typed = self
+                .input
+                .next_typed()
                 .map_err(|e| io::Error::new(e.kind(), format!("cannot read the input: {e}")))?;
-            let Some(line) = line else {
-                let events = self.session.close();
-                self.print_events(&events)?;
-                return self.output.flush();
+            let key = match typed {
+                None => {
+                    let events = self.session.close();
+                    self.print_events(&events)?;
+                    return self.output.flush();
+                }
+                Some(Typed::EndOfLine) => {
+                    let blank = !std::mem::replace(&mut keyed, false);
+                    // A blank line is no key, but it answers the end-of-game prompt (Enter).
+                    if blank
+                        && matches!(self.session.screen(), Screen::End { .. })
+                        && !self.apply(self.end_reply(None))?
+                    {
+                        return self.output.flush();
+                    }
+                    // The line is played: what it printed is shown before the next is read.
+                    self.output.flush()?;
+                    continue;
+                }
+                Some(key) => key,
             };
-            let keys = keys(&line);
-            // A blank line is no key, but it answers the end-of-game prompt (Enter).
-            if keys.is_empty() && matches!(self.session.screen(), Screen::End { .. }) {
-                let command = self.end_reply(None);
-                if !self.apply(command)? {
-                    return self.output.flush();
-                }
-                continue;
-            }
-            for key in keys {
-                let reply = match self.session.screen() {
-                    Screen::Menu => self.menu_reply(key),
-                    Screen::Game { .. } => game_reply(key),
-                    // The key after the one that ended the game, on its line or the next.
-                    Screen::End { .. } => self.end_reply(Some(key)),
-                    Screen::Closed => return self.output.flush(),
-                };
-                if !self.apply(reply)? {
-                    return self.output.flush();
-                }
+            keyed = true;
+            let reply = match self.session.screen() {
+                Screen::Menu => self.menu_reply(key),
+                Screen::Game { .. } => game_reply(key),
+                // The key after the one that ended the game, on its line or the next.
+                Screen::End { .. } => self.end_reply(Some(key)),
+                Screen::Closed => return self.output.flush(),
+            };
+            if !self.apply(reply)? {
+                return self.output.flush();
             }
         }
     }
@@ -242,6 +212,7 @@ fn game_reply(key: Key) -> Reply {
     let (typed, c) = match key {
         Key::Arrow(direction) => return Reply::Command(Command::Move(direction)),
         Key::Char(c) => (c, c.to_ascii_lowercase()),
+        Key::EndOfLine => return Reply::Nothing,
     };
     if let Some(direction) = Direction::from_key(c) {
         return Reply::Command(Command::Move(direction));
@@ -268,80 +239,9 @@ fn end_command(first: Option<Key>, offers_more: bool, size: Size) -> Command {
     }
 }
 
-/// Reads one line, keeping at most its first 64 KiB (`MAX_LINE` bytes), decoded leniently
-/// (bytes that are not UTF-8 become U+FFFD) and trimmed. `None` at the end of the input.
-pub fn read_capped_line<R: BufRead>(input: &mut R) -> io::Result<Option<String>> {
-    Ok(read_untrimmed_line(input)?.map(|line| line.trim().to_string()))
-}
-
-/// As [`read_capped_line`], but the line is kept as typed: only its `\n` is dropped (a final
-/// line without one counts as a line). `None` at the end of the input.
-pub fn read_untrimmed_line<R: BufRead>(input: &mut R) -> io::Result<Option<String>> {
-    let mut kept: Vec<u8> = Vec::new();
-    let mut read_any = false;
-    loop {
-        let chunk = match input.fill_buf() {
-            Ok(chunk) => chunk,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if chunk.is_empty() {
-            break;
-        }
-        read_any = true;
-        let (line_part, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (&chunk[..i], true),
-            None => (chunk, false),
-        };
-        let room = MAX_LINE.saturating_sub(kept.len());
-        kept.extend_from_slice(&line_part[..line_part.len().min(room)]);
-        let used = line_part.len() + usize::from(done);
-        input.consume(used);
-        if done {
-            break;
-        }
-    }
-    if !read_any {
-        return Ok(None);
-    }
-    Ok(Some(String::from_utf8_lossy(&kept).into_owned()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn long_lines_are_cut_and_the_next_line_survives() {
-        let mut input = format!("{}\nq\n", "x".repeat(1 << 20));
-        input.insert_str(0, "  U\r\n");
-        let mut reader = io::BufReader::with_capacity(64, input.as_bytes());
-        assert_eq!(read_capped_line(&mut reader).unwrap().as_deref(), Some("U"));
-        assert_eq!(
-            read_capped_line(&mut reader).unwrap().unwrap().len(),
-            MAX_LINE
-        );
-        assert_eq!(read_capped_line(&mut reader).unwrap().as_deref(), Some("q"));
-        assert_eq!(read_capped_line(&mut reader).unwrap(), None);
-    }
-
-    #[test]
-    fn every_non_blank_character_is_a_key_and_arrows_are_one_key() {
-        use Key::{Arrow, Char};
-        assert_eq!(keys("h l u"), vec![Char('h'), Char('l'), Char('u')]);
-        assert_eq!(keys("hlu"), keys("h l u"));
-        assert_eq!(keys(" \t "), vec![]);
-        assert_eq!(
-            keys("\u{1b}[A\u{1b}[B\u{1b}OC\u{1b}[D"),
-            vec![
-                Arrow(Direction::Up),
-                Arrow(Direction::Down),
-                Arrow(Direction::Right),
-                Arrow(Direction::Left)
-            ]
-        );
-        assert_eq!(keys("\u{1b}[Z"), vec![Char('\u{1b}'), Char('['), Char('Z')]);
-    }
 
     #[test]
     fn control_characters_are_shown_in_caret_notation() {
@@ -350,14 +250,5 @@ mod tests {
         assert_eq!(visible('\u{7f}'), "^?");
         assert_eq!(visible('\u{9b}'), "\\u{9b}");
         assert_eq!(visible('z'), "z");
-    }
-
-    #[test]
-    fn invalid_utf8_is_replaced_not_fatal() {
-        let mut reader: &[u8] = b"\xff\xfe u\n";
-        assert_eq!(
-            read_capped_line(&mut reader).unwrap().as_deref(),
-            Some("\u{fffd}\u{fffd} u")
-        );
     }
 }

@@ -19,7 +19,6 @@
 //! command and prints what the session reports in that program's words. Generic over `BufRead`
 //! and `Write` so that tests run whole sessions in memory.
 
-use crate::frontends::console::read_untrimmed_line;
 use crate::model::board::{Board, tile_value};
 use crate::model::direction::Direction;
 use crate::model::game::{Snapshot, Status, Timeline};
@@ -301,6 +300,44 @@ impl<R: BufRead, W: Write, S: Store> Mips<R, W, S> {
         read_untrimmed_line(&mut self.input)
             .map_err(|e| io::Error::new(e.kind(), format!("cannot read the input: {e}")))
     }
+}
+
+/// Input lines longer than this are cut (the rest of the line is read and dropped): a MIPS key
+/// is a line, and its first characters tell what it is.
+const MAX_LINE: usize = 64 * 1024;
+
+/// Reads one line as typed, keeping at most its first 64 KiB (`MAX_LINE` bytes), decoded
+/// leniently (bytes that are not UTF-8 become U+FFFD): only its `\n` is dropped (a final line
+/// without one counts as a line). `None` at the end of the input.
+fn read_untrimmed_line<R: BufRead>(input: &mut R) -> io::Result<Option<String>> {
+    let mut kept: Vec<u8> = Vec::new();
+    let mut read_any = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        read_any = true;
+        let (line_part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], true),
+            None => (chunk, false),
+        };
+        let room = MAX_LINE.saturating_sub(kept.len());
+        kept.extend_from_slice(&line_part[..line_part.len().min(room)]);
+        let used = line_part.len() + usize::from(done);
+        input.consume(used);
+        if done {
+            break;
+        }
+    }
+    if !read_any {
+        return Ok(None);
+    }
+    Ok(Some(String::from_utf8_lossy(&kept).into_owned()))
 }
 
 #[cfg(test)]

@@ -2,8 +2,8 @@
 //! space is one key, in order, whatever the lines; an arrow key's escape sequence (`ESC [ A` or
 //! `ESC O A`, up to D) is one key; a line ends at `\n` (a `\r` before it is white space, so CRLF
 //! files read alike); bytes that are not UTF-8 read as U+FFFD, each a key. The referee counts
-//! keys by it. It reads a stream a block at a time, so a line of any length costs no more
-//! memory than a block.
+//! keys by it and the console plays by it. It reads a stream a block at a time, so a line of
+//! any length costs no more memory than a block, and never waits for more than the line typed.
 
 use crate::model::direction::Direction;
 use std::collections::VecDeque;
@@ -44,7 +44,15 @@ impl<R: BufRead> KeyReader<R> {
     /// The next key or line end; `None` at the end of the input.
     pub fn next_typed(&mut self) -> io::Result<Option<Typed>> {
         loop {
-            self.fill(3)?;
+            // One character at a time, and the two after an escape only: a reader of a
+            // terminal never waits for more than the line typed.
+            self.fill(1)?;
+            if self.pending.front() == Some(&'\u{1b}') {
+                self.fill(2)?;
+                if matches!(self.pending.get(1), Some('[' | 'O')) {
+                    self.fill(3)?;
+                }
+            }
             let Some(c) = self.pending.pop_front() else {
                 return Ok(None);
             };
@@ -160,6 +168,34 @@ mod tests {
                 Typed::Char('Z'),
             ]
         );
+    }
+
+    /// Input that has `text` and then would wait for more (a terminal with nothing typed).
+    struct Typing(&'static [u8]);
+
+    impl io::Read for Typing {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(io::Error::new(io::ErrorKind::WouldBlock, "would wait"));
+            }
+            let n = self.0.len().min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_typed_line_is_read_to_its_end_without_waiting_for_more() {
+        let mut reader = KeyReader::new(io::BufReader::new(Typing(b"h\x1b[A\x1b\n")));
+        assert_eq!(reader.next_typed().unwrap(), Some(Typed::Char('h')));
+        assert_eq!(
+            reader.next_typed().unwrap(),
+            Some(Typed::Arrow(Direction::Up))
+        );
+        assert_eq!(reader.next_typed().unwrap(), Some(Typed::Char('\u{1b}')));
+        assert_eq!(reader.next_typed().unwrap(), Some(Typed::EndOfLine));
+        assert!(reader.next_typed().is_err());
     }
 
     #[test]

@@ -45,3 +45,26 @@ fn one_size_menu_names_the_variant_and_size() {
     );
     assert!(out.starts_with("Welcome to Power-11! (edge, 6-by-6, no goal)\n"));
 }
+
+#[test]
+fn a_line_of_any_length_plays_every_key_and_arrows_are_one_key_each() {
+    let rules = Rules::power11(4).unwrap();
+    // 70 KiB of blanks between the keys of one line: the keys after them are played.
+    let long = format!("e{}\u{1b}[Cq\nq\n", " ".repeat(70 << 10));
+    let out = session(rules, MenuStyle::EasyHard, &long);
+    let arrows = session(rules, MenuStyle::EasyHard, "e\u{1b}[Cq\nq\n");
+    let letters = session(rules, MenuStyle::EasyHard, "erq\nq\n");
+    assert_eq!(out, letters);
+    assert_eq!(arrows, letters);
+    assert_eq!(crate::common::screens(&out).len(), 2);
+    assert!(out.ends_with("q - Quit the game\n"));
+    assert!(!out.contains("Unknown command"));
+}
+
+#[test]
+fn a_blank_line_answers_the_end_of_a_game_and_is_no_key_elsewhere() {
+    let rules = Rules::preset(Variant::Mini);
+    let blanks = session(rules, MenuStyle::OneSize, "\n\nn\n\n\nq\n\nq\n");
+    let keys = session(rules, MenuStyle::OneSize, "n\nq\nq\n");
+    assert_eq!(blanks, keys);
+}
