@@ -3,9 +3,9 @@
 //! definition.
 
 use super::values::{
-    Goal, MAX_DELAY_MS, Offered, named, parse_count, parse_fill, parse_goal, parse_index,
-    parse_initial_value, parse_lambda, parse_minutes, parse_rate, parse_seconds, parse_seed,
-    parse_share, parse_stages, parse_step, parse_tile, whole,
+    Goal, MAX_DELAY_MS, Memory, Offered, named, parse_count, parse_fill, parse_goal, parse_index,
+    parse_initial_value, parse_lambda, parse_memory, parse_minutes, parse_rate, parse_seconds,
+    parse_seed, parse_share, parse_stages, parse_step, parse_tile, whole,
 };
 use crate::learning::ntuple::{Stages, TupleSet};
 use crate::model::named::Named;
@@ -179,7 +179,8 @@ Examples:
   power11 referee --run './theirs' --keys keys.txt
   power11 referee --run './theirs' --scripts 200 --seed 1
   power11 referee --run './a' --run 'python3 b.py' --scripts 100 --seed 1 --junit grades.xml
-  power11 referee --interface mips --run './mips' --scripts 100 --seed 1")]
+  power11 referee --interface mips --run './mips' --scripts 100 --seed 1
+  power11 referee --run 'python3 student.py' --play win --size 5")]
 pub(super) struct RefereeArgs {
     /// What the program printed on standard output, the keys piped into it being --keys.
     #[arg(
@@ -193,7 +194,7 @@ pub(super) struct RefereeArgs {
     #[arg(
         long,
         value_name = "KEYS",
-        required_unless_present = "scripts",
+        required_unless_present_any = ["scripts", "play"],
         conflicts_with = "scripts"
     )]
     pub(super) keys: Option<PathBuf>,
@@ -215,16 +216,29 @@ pub(super) struct RefereeArgs {
     /// program: its +---+ board, a line a key, W A S D, 3 and 4 for new tiles off and on).
     #[arg(long, value_name = "NAME", default_value = "power11", value_parser = ["power11", "mips"])]
     pub(super) interface: String,
-    /// With --run: the seconds a run may take before it is stopped (and said to hang).
+    /// With --run: the seconds a run may spend answering its keys, summed over the run, before
+    /// it is stopped (and said to hang) [default: 5, and 120 with --play].
     #[arg(
         long,
         value_name = "SECONDS",
-        default_value = "5",
         requires = "run",
         allow_negative_numbers = true,
         value_parser = parse_seconds
     )]
-    pub(super) timeout: f64,
+    pub(super) timeout: Option<f64>,
+    /// With --run: play the program live, each key chosen from the board it just printed:
+    /// win (power11's strongest player, to the win and the key after it), lose (as fast as
+    /// the rules allow), or explore (undo chains, saves, quit and resume in a fresh run, undo
+    /// back to the start).
+    #[arg(long, value_name = "GOAL", requires = "run", conflicts_with_all = ["keys", "scripts"], value_parser = ["win", "lose", "explore"])]
+    pub(super) play: Option<String>,
+    /// With --play: the size of board to play, 4 (Hard, h) or 5 (Easy, e) [default: 4].
+    #[arg(long, value_name = "N", requires = "play", value_parser = clap::value_parser!(u8).range(4..=5))]
+    pub(super) size: Option<u8>,
+    /// With --run: the memory each process of the program may use (`RLIMIT_DATA`: what it
+    /// allocates, not the address space it reserves), as 512M, 1G, ... or none.
+    #[arg(long, value_name = "SIZE", default_value = "1G", requires = "run", value_parser = parse_memory)]
+    pub(super) memory: Memory,
     /// With --run: play N generated key scripts (both sizes, moves, undos, saves, quit and
     /// resume) instead of --keys, and keep each failing one.
     #[arg(
@@ -235,14 +249,15 @@ pub(super) struct RefereeArgs {
         value_parser = parse_count
     )]
     pub(super) scripts: Option<u64>,
-    /// The seed of the generated scripts (any 64-bit number; random if not given).
-    #[arg(long, value_name = "N", requires = "scripts", value_parser = parse_seed)]
+    /// The seed of the generated scripts or of --play's choices (any 64-bit number; random if
+    /// not given).
+    #[arg(long, value_name = "N", requires = "run", value_parser = parse_seed)]
     pub(super) seed: Option<u64>,
     /// Where failing generated scripts are kept, with what the program printed and saved (a
     /// folder a program, program-1, program-2, ..., when there are several)
     /// [default: referee-failures, made for the run, not used if it is a link or another
     /// user's]
-    #[arg(long, value_name = "DIR", requires = "scripts")]
+    #[arg(long, value_name = "DIR", requires = "run")]
     pub(super) keep: Option<PathBuf>,
     /// With --run: how many runs go at once [default: the machine's cores].
     #[arg(long, value_name = "J", requires = "run", allow_negative_numbers = true, value_parser = whole::<u64>("a number of jobs", 1, 256))]

@@ -226,3 +226,39 @@ pub(super) fn parse_seconds(text: &str) -> Result<f64, String> {
         )),
     }
 }
+
+/// A `--memory`: a number of bytes, or no limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Memory(pub(super) Option<u64>);
+
+/// A `--memory`: bytes with a suffix K, M, G (powers of 1024; `512M`, `1G`, `1.5G`), or
+/// `none`. At least 16 MiB: less than a shell needs to start is no limit anyone means.
+pub(super) fn parse_memory(text: &str) -> Result<Memory, String> {
+    let words =
+        || format!("'{text}' is not an amount of memory (16M to 1024G, as 512M or 1G, or none)");
+    let trimmed = text.trim();
+    if trimmed.eq_ignore_ascii_case("none") {
+        return Ok(Memory(None));
+    }
+    let upper = trimmed.to_ascii_uppercase();
+    let mut number = upper.as_str();
+    for suffix in ["IB", "B"] {
+        if let Some(rest) = number.strip_suffix(suffix) {
+            number = rest;
+            break;
+        }
+    }
+    let (digits, shift) = match number.chars().last() {
+        Some('K') => (&number[..number.len() - 1], 10),
+        Some('M') => (&number[..number.len() - 1], 20),
+        Some('G') => (&number[..number.len() - 1], 30),
+        _ => (number, 0),
+    };
+    let value: f64 = digits.trim().parse().map_err(|_| words())?;
+    let bytes = value * f64::from(1u32 << shift);
+    if !(bytes >= f64::from(16u32 << 20) && bytes <= 1024.0 * f64::from(1u32 << 30)) {
+        return Err(words());
+    }
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    Ok(Memory(Some(bytes as u64)))
+}

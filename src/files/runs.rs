@@ -1,228 +1,44 @@
-//! Running a program under test (`power11 referee --run`): in a fresh temporary directory,
-//! which is also its home and power11's data directory, the keys on its standard input, its
-//! standard output collected up to a cap, stopped (with everything it started) once its time
-//! is up; then the save it left there. And keeping a failing generated script with what the
-//! program printed, for replay.
+//! The files of the runs of programs under test (`power11 referee --run`): the fresh folder
+//! each runs in and the save it left there; the folder failing scripts are kept in, with what
+//! the program printed, for replay; the referee's inputs.
 
 use crate::files::atomic::write_atomic_in;
 use crate::files::bounded::{Expect, read_regular};
 use crate::files::dir::Dir;
 use crate::files::save::{FileError, SAVE_FILE};
 use std::ffi::OsStr;
-use std::io::{self, Read, Write};
+use std::io;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex, PoisonError};
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
 
-/// How a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ended {
-    /// It exited with this code.
-    Exited(i32),
-    /// A signal ended it (a crash: 11 is a segmentation fault, 6 an abort).
-    Signal(i32),
-    /// It was still running when its time was up, and was stopped.
-    TimedOut,
-    /// It printed more than the cap, and was stopped.
-    OutputCapped,
-}
-
-/// What a program did with its keys.
+/// The folder a run of a program under test runs in: fresh, empty but for the save it is
+/// given (`--save-before`), removed with what the program left in it when dropped. It is
+/// also the run's home and power11's data directory, so no run reads another's save or best
+/// scores.
 #[derive(Debug)]
-pub struct RunOutput {
-    /// What it printed on standard output (up to the cap).
-    pub stdout: Vec<u8>,
-    /// The first lines it printed on standard error (up to 64 KiB).
-    pub stderr: Vec<u8>,
-    /// The save file it left (`power11.saved`), if a regular file of at most 256 MiB.
-    pub save: Option<Vec<u8>>,
-    /// How it ended.
-    pub ended: Ended,
-    /// How long it ran.
-    pub seconds: f64,
+pub struct RunFolder {
+    dir: tempfile::TempDir,
 }
 
-/// The most of standard error kept.
-const MAX_STDERR: usize = 64 << 10;
-
-/// What a reader thread has read so far, and whether there was more than its cap.
-type Collected = Arc<Mutex<(Vec<u8>, bool)>>;
-
-/// Reads `source` into `into` up to `cap` bytes (noting if it had more), a block at a time, so
-/// that what was read is there even if the reading never ends (a process the program left
-/// behind holds the pipe open).
-fn read_capped(mut source: impl Read, cap: usize, into: &Collected) {
-    let mut block = vec![0u8; 64 << 10];
-    loop {
-        let n = match source.read(&mut block) {
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Ok(0) | Err(_) => return,
-            Ok(n) => n,
-        };
-        let mut collected = into.lock().unwrap_or_else(PoisonError::into_inner);
-        let room = cap - collected.0.len();
-        collected.0.extend_from_slice(&block[..n.min(room)]);
-        if n > room {
-            collected.1 = true;
-            return;
+impl RunFolder {
+    /// A fresh folder, with `save` in it as `power11.saved` if given.
+    pub fn new(save: Option<&[u8]>) -> io::Result<RunFolder> {
+        let dir = tempfile::tempdir()?;
+        if let Some(save) = save {
+            std::fs::write(dir.path().join(SAVE_FILE), save)?;
         }
+        Ok(RunFolder { dir })
     }
-}
 
-/// Reads `source` on a thread of its own into what it returns.
-fn collect(source: impl Read + Send + 'static, cap: usize) -> (Collected, JoinHandle<()>) {
-    let collected: Collected = Arc::default();
-    let into = Arc::clone(&collected);
-    (
-        collected,
-        std::thread::spawn(move || read_capped(source, cap, &into)),
-    )
-}
+    /// Where it is.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
 
-/// What `collected` holds now.
-fn taken(collected: &Collected) -> (Vec<u8>, bool) {
-    std::mem::take(&mut *collected.lock().unwrap_or_else(PoisonError::into_inner))
-}
-
-/// Runs `program` (its path and arguments) in a fresh temporary directory with `input` on its
-/// standard input, for at most `timeout`, keeping at most `cap` bytes of its output; `save`,
-/// if given, is put there first as `power11.saved`. A program path with a `/` is taken from
-/// the current directory, as a shell would, and so is an argument that names a file there.
-pub fn run_fresh(
-    program: &[String],
-    input: &[u8],
-    save: Option<&[u8]>,
-    timeout: Duration,
-    cap: usize,
-) -> io::Result<RunOutput> {
-    let (name, args) = program
-        .split_first()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no program to run"))?;
-    let dir = tempfile::tempdir()?;
-    if let Some(save) = save {
-        std::fs::write(dir.path().join(SAVE_FILE), save)?;
+    /// The save the program left there (`power11.saved`), if a regular file of at most
+    /// 256 MiB: a link or a FIFO it made there is not followed.
+    pub fn saved(&self) -> Option<Vec<u8>> {
+        read_regular(&self.dir.path().join(SAVE_FILE), 256 << 20, Expect::Bytes).ok()
     }
-    let path = if name.contains('/') {
-        std::path::absolute(name)?
-    } else {
-        PathBuf::from(name)
-    };
-    // The run's folder is not the one the command was typed in: an argument that names a
-    // file or folder there (`game.py`, `-cp carol`'s `carol`) is given as its full path.
-    let args: Vec<PathBuf> = args
-        .iter()
-        .map(|arg| {
-            let named = Path::new(arg);
-            if !arg.starts_with('-') && !named.is_absolute() && named.exists() {
-                std::path::absolute(named).unwrap_or_else(|_| named.to_path_buf())
-            } else {
-                named.to_path_buf()
-            }
-        })
-        .collect();
-    let mut command = Command::new(&path);
-    command
-        .args(&args)
-        .current_dir(dir.path())
-        .env("HOME", dir.path())
-        .env("POWER11_DATA_DIR", dir.path().join("data"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        command.process_group(0);
-    }
-    let started = Instant::now();
-    let mut child = command.spawn().map_err(|e| {
-        io::Error::new(
-            e.kind(),
-            format!(
-                "cannot run {}: {}",
-                crate::files::shown(&path),
-                crate::files::system_words(&e)
-            ),
-        )
-    })?;
-    let mut stdin = child.stdin.take().expect("piped");
-    let stdout = child.stdout.take().expect("piped");
-    let stderr = child.stderr.take().expect("piped");
-    let input = input.to_vec();
-    // A program that stops reading (it quit) closes the pipe: the rest is not its.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let (out, out_reader) = collect(stdout, cap);
-    let (err, err_reader) = collect(stderr, MAX_STDERR);
-    let capped = || out.lock().unwrap_or_else(PoisonError::into_inner).1;
-    let mut ended = None;
-    while ended.is_none() {
-        if capped() {
-            ended = Some(Ended::OutputCapped);
-        } else if let Some(status) = child.try_wait()? {
-            ended = Some(status_of(status));
-        } else if started.elapsed() >= timeout {
-            ended = Some(Ended::TimedOut);
-        } else {
-            std::thread::sleep(Duration::from_millis(2));
-        }
-    }
-    // Whatever it started in its group is stopped with it; a process that left the group
-    // (`setsid`) and holds its output open is not waited for past the time limit.
-    stop(&mut child);
-    while !(out_reader.is_finished() && err_reader.is_finished()) {
-        if started.elapsed() >= timeout {
-            if ended.is_some_and(|e| matches!(e, Ended::Exited(_) | Ended::Signal(_))) {
-                ended = Some(Ended::TimedOut);
-            }
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    let (stdout, more) = taken(&out);
-    if more {
-        ended = Some(Ended::OutputCapped);
-    }
-    let (stderr, _) = taken(&err);
-    if writer.is_finished() {
-        let _ = writer.join();
-    }
-    let save = read_regular(&dir.path().join(SAVE_FILE), 256 << 20, Expect::Bytes).ok();
-    Ok(RunOutput {
-        stdout,
-        stderr,
-        save,
-        ended: ended.expect("set above"),
-        seconds: started.elapsed().as_secs_f64(),
-    })
-}
-
-/// Stops `child` and every process of its group.
-fn stop(child: &mut std::process::Child) {
-    #[cfg(unix)]
-    if let Ok(pid) = i32::try_from(child.id()) {
-        // SAFETY: kill sends a signal to the process group this run started; it touches no
-        // memory of ours.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-}
-
-fn status_of(status: std::process::ExitStatus) -> Ended {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(signal) = status.signal() {
-            return Ended::Signal(signal);
-        }
-    }
-    Ended::Exited(status.code().unwrap_or(-1))
 }
 
 /// The folder failing generated scripts are kept in (`referee --keep`), checked before any
@@ -303,7 +119,8 @@ impl KeepDir {
         sub: Option<&str>,
         index: u64,
         keys: &str,
-        output: &RunOutput,
+        output: &[u8],
+        save: Option<&[u8]>,
     ) -> Result<PathBuf, FileError> {
         let (dir, path) = match sub {
             None => (self.dir.try_clone(), self.path.clone()),
@@ -319,8 +136,8 @@ impl KeepDir {
         let stem = format!("script-{index:04}");
         let keys_name = format!("{stem}.keys");
         write_atomic_in(&dir, keys_name.as_ref(), keys.as_bytes())?;
-        write_atomic_in(&dir, format!("{stem}.out").as_ref(), &output.stdout)?;
-        if let Some(save) = &output.save {
+        write_atomic_in(&dir, format!("{stem}.out").as_ref(), output)?;
+        if let Some(save) = save {
             write_atomic_in(&dir, format!("{stem}.saved").as_ref(), save)?;
         }
         Ok(path.join(keys_name))

@@ -46,6 +46,15 @@ impl Key {
             .map_or_else(|| self.typed.to_string(), str::to_string)
     }
 
+    /// Where the key is, as findings and reports name it.
+    pub fn at(&self) -> super::KeyAt {
+        super::KeyAt {
+            key: self.typed,
+            index: self.index,
+            line: self.line,
+        }
+    }
+
     /// A Power-11 key: `typed`, the `index`-th, on line `line`.
     pub fn power11(typed: char, index: usize, line: usize) -> Key {
         Key {
@@ -76,7 +85,7 @@ pub fn read_keys(text: &str) -> Vec<Key> {
 }
 
 /// Every key of `text` as `assignment`'s program reads it.
-pub(super) fn read(text: &str, assignment: Assignment) -> Vec<Key> {
+pub fn read(text: &str, assignment: Assignment) -> Vec<Key> {
     match assignment {
         Assignment::Power11 => {
             let mut keys = Vec::new();

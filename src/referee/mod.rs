@@ -24,7 +24,7 @@ mod state;
 mod transcript;
 
 pub use assignment::Assignment;
-pub use keys::{Key, read_keys};
+pub use keys::{Key, read as keys_of, read_keys};
 pub use report::{boards_side_by_side, to_text};
 pub use rule::Rule;
 
@@ -200,6 +200,20 @@ impl Report {
     }
 }
 
+/// Where a run's game stands, as the referee sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// At the menu: no game on.
+    Menu,
+    /// A game on.
+    Game,
+    /// A game won or lost, its message said: the next key goes back to the menu (Power-11),
+    /// or the program has ended (MIPS).
+    Over,
+    /// The program quit.
+    Closed,
+}
+
 /// A run refereed as it goes: each key with what the program printed in answer to it.
 pub struct Referee {
     options: Options,
@@ -238,6 +252,31 @@ impl Referee {
         self.replay.key_with(key, piece);
     }
 
+    /// `keys`, fed to the program at once (a line of several keys), and what it printed in
+    /// answer to them: which board is whose, the rules tell.
+    pub fn keys(&mut self, keys: &[Key], printed: &str) {
+        self.keys += keys.len();
+        let piece = self.scanner.scan(printed);
+        if keys.is_empty() {
+            // Input with no key in it (a blank line): what it printed is for the next key.
+            self.replay.extend(piece);
+        } else {
+            self.replay.keys_with(keys, piece);
+        }
+    }
+
+    /// Where the game stands now, as the rules see it: what a player choosing the next key
+    /// needs beside the board.
+    pub fn stage(&self) -> Stage {
+        self.replay.stage()
+    }
+
+    /// How many moves `b` could undo now (0 at the start of a game): how long an undo chain
+    /// back to the start is.
+    pub fn undoable(&self) -> usize {
+        self.replay.undoable()
+    }
+
     /// The state of the game as the rules see it now, if one is on: what a player choosing the
     /// next key looks at.
     pub fn state(&self) -> Option<crate::model::game::Snapshot> {
@@ -252,7 +291,14 @@ impl Referee {
     /// The report, with `save` (the save file the run left, if any) checked against the game.
     pub fn finish(self, save: Option<&str>) -> Report {
         let warnings = self.scanner.warnings();
-        report_of(&self.options, self.keys, warnings, self.replay, save)
+        report_of(&self.options, self.keys, warnings, self.replay, save, false)
+    }
+
+    /// The report of a run in a folder the referee watched, `save` the save file it left
+    /// there (`None`: it left none, and then an `s` pressed in a game broke `save-state`).
+    pub fn finish_in_folder(self, save: Option<&str>) -> Report {
+        let warnings = self.scanner.warnings();
+        report_of(&self.options, self.keys, warnings, self.replay, save, true)
     }
 }
 
@@ -271,7 +317,7 @@ pub fn referee(keys: &str, transcript: &str, save: Option<&str>, options: &Optio
     for key in &keys {
         replay.key(key, Vec::new());
     }
-    report_of(options, keys.len(), scanner.warnings(), replay, save)
+    report_of(options, keys.len(), scanner.warnings(), replay, save, false)
 }
 
 /// The report of a finished replay.
@@ -281,6 +327,7 @@ fn report_of(
     mut warnings: Vec<Finding>,
     replay: Replay,
     save: Option<&str>,
+    save_known: bool,
 ) -> Report {
     let boards = replay.boards().len();
     let outcome = replay.finish();
@@ -292,6 +339,12 @@ fn report_of(
              it printed is taken as the saved state (--save-before FILE checks it)"
                 .to_string(),
         );
+    }
+    if save.is_none() && save_known && outcome.saved.is_some() {
+        violations.push(Finding::new(
+            Rule::SaveState,
+            "s was pressed in a game, but the run left no power11.saved in its folder",
+        ));
     }
     let save_kind = save.map(|text| {
         let checked = save::check(text, outcome.saved.as_deref());

@@ -13,7 +13,7 @@ use super::assignment::{Assignment, Effect, Expect};
 use super::keys::Key;
 use super::state::{Findings, State, States};
 use super::transcript::Printed;
-use super::{Finding, KeyAt, Rule};
+use super::{Finding, Rule};
 
 /// Where the game of a reading stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -102,19 +102,10 @@ pub(super) fn at(
     let mut finding = Finding::new(rule, detail);
     finding.board = Some(index + 1);
     finding.line = Some(printed.line);
-    finding.key = key.map(key_at);
+    finding.key = key.map(Key::at);
     finding.printed = Some(printed.board);
     finding.printed_score = printed.score;
     finding
-}
-
-/// Where `key` is.
-pub(super) fn key_at(key: &Key) -> KeyAt {
-    KeyAt {
-        key: key.typed,
-        index: key.index,
-        line: key.line,
-    }
 }
 
 /// What a board taken for a key that changes the state came to.
@@ -362,7 +353,7 @@ impl Reading {
         );
         finding.board = Some(self.next + 1);
         finding.line = ctx.boards.get(self.next).map(|p| p.line);
-        finding.key = Some(key_at(key));
+        finding.key = Some(key.at());
         let mut faulty = self.found(finding);
         // A key's board is the next one printed: a reading that leaves a board there unread
         // explains the transcript worse than its one finding says (it has the board yet to

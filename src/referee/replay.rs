@@ -15,7 +15,7 @@
 
 use super::assignment::Assignment;
 use super::keys::Key;
-use super::reading::{Before, Context, Reading, shows};
+use super::reading::{Before, Context, Phase, Reading, shows};
 use super::state::{State, States};
 use super::transcript::{Piece, Printed};
 use super::{Finding, Rule};
@@ -87,10 +87,28 @@ impl Replay {
         self.key(key, piece.boards);
     }
 
+    /// Carries out `keys`, fed at once (a line of several keys), whose answer is `piece`: the
+    /// boards are the keys' together, and the rules tell which is whose.
+    pub(super) fn keys_with(&mut self, keys: &[Key], piece: Piece) {
+        if let Some(last) = self.boards.last_mut() {
+            last.ends.extend(piece.earlier_ends);
+        }
+        self.boards.extend(piece.boards);
+        for (i, key) in keys.iter().enumerate() {
+            self.step(key, i + 1 == keys.len());
+        }
+    }
+
     /// Carries out `key`; `group`, when the run was fed a key at a time, holds the boards
     /// printed in answer to it.
     pub(super) fn key(&mut self, key: &Key, group: Vec<Printed>) {
         self.boards.extend(group);
+        self.step(key, true);
+    }
+
+    /// Carries out `key` on the boards so far; where the run was fed a key at a time and
+    /// `closes` (the last key of what was fed at once), the boards it left are read too.
+    fn step(&mut self, key: &Key, closes: bool) {
         let limit = self.boards.len();
         let ctx = Context {
             boards: &self.boards,
@@ -101,7 +119,7 @@ impl Replay {
         let mut next: Vec<Reading> = Vec::with_capacity(self.readings.len() * 3);
         for reading in &self.readings {
             for mut after in reading.after(&ctx, key) {
-                if self.grouped {
+                if self.grouped && closes {
                     after = after.rest_of_group(&ctx, key);
                 }
                 next.push(after);
@@ -150,6 +168,23 @@ impl Replay {
     /// The best reading's current state, if a game is on (for a run refereed as it goes).
     pub(super) fn state(&self) -> Option<State> {
         self.readings.first().and_then(Reading::current)
+    }
+
+    /// Where the best reading's game stands (for a run refereed as it goes).
+    pub(super) fn stage(&self) -> super::Stage {
+        match self.readings.first().map(|r| r.phase) {
+            Some(Phase::Game | Phase::Entering(..)) => super::Stage::Game,
+            Some(Phase::Ended) => super::Stage::Over,
+            Some(Phase::Closed) => super::Stage::Closed,
+            Some(Phase::Menu) | None => super::Stage::Menu,
+        }
+    }
+
+    /// How many moves the best reading's game could undo (0 at its start, or with no game).
+    pub(super) fn undoable(&self) -> usize {
+        self.readings
+            .first()
+            .map_or(0, |r| r.history.len().saturating_sub(1))
     }
 }
 

@@ -30,6 +30,10 @@ const FLOORS: &[(&str, &[&str])] = &[
     ("train", &["model", "learning", "players", "files"]),
     ("runner", &["files"]),
     (
+        "live",
+        &["model", "players", "text", "referee", "files", "runner"],
+    ),
+    (
         "fuzzing",
         &["model", "players", "session", "text", "frontends"],
     ),
@@ -47,6 +51,7 @@ const FLOORS: &[(&str, &[&str])] = &[
             "bench",
             "train",
             "runner",
+            "live",
         ],
     ),
 ];

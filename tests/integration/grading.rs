@@ -390,8 +390,10 @@ fn relative_files_are_found_and_a_failing_exit_is_a_run_problem() {
     assert!(
         ran.stdout.contains(
             "run: the program exited with code 5 (a Power-11 program ends with 0 at the end of \
-             its input); its last words on standard error: wrap: the game is over"
-        ),
+             its input), answering key "
+        ) && ran
+            .stdout
+            .contains("; its last words on standard error: wrap: the game is over\n"),
         "{}",
         ran.stdout
     );

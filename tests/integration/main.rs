@@ -16,6 +16,7 @@ mod grading;
 mod hostile;
 mod learned;
 mod library;
+mod live;
 mod mips;
 mod optimal;
 mod other_users;

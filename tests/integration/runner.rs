@@ -12,7 +12,7 @@ use std::sync::RwLock;
 use std::time::{Duration, Instant};
 
 /// Taken shared by every test that runs programs, alone by the one that stops them all.
-static GATE: RwLock<()> = RwLock::new(());
+pub(crate) static GATE: RwLock<()> = RwLock::new(());
 
 /// A time limit no correct test program comes near: the tests assert outcomes, not times.
 const GENEROUS: Duration = Duration::from_secs(120);

@@ -5,12 +5,18 @@
 //! JUnit XML. Exit code 0 when every rule holds, 1 when one is broken, 3 when no rule is
 //! broken but a run failed, crashed, hung or printed without end, 2 for bad arguments or files.
 
+mod play;
+
 use super::args::RefereeArgs;
 use super::{StandardOutput, UsageError, Verdict};
-use crate::files::runs::{Ended, KeepDir, RunOutput, read_any_text, run_fresh};
+use crate::files::runs::{KeepDir, read_any_text};
+use crate::live::{self, Ran, Setup};
 use crate::model::random::{mix, seeded};
 use crate::referee::grades::{self, ProgramResult, RunProblem, ScriptResult};
 use crate::referee::{Assignment, Options, Report, SaveBefore, referee, scripts, to_text};
+use crate::runner::{Ending, Limits, signal_name};
+use play::{stopped, stopped_by};
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Mutex;
@@ -19,9 +25,6 @@ use std::time::{Duration, Instant};
 
 /// The most of a transcript read: 512 MiB.
 const MAX_TRANSCRIPT: u64 = 512 << 20;
-/// The most of a run's output kept: 64 MiB (a million boards; a program printing more is
-/// stopped as one that prints without end).
-const MAX_RUN_OUTPUT: usize = 64 << 20;
 /// The most of a keys file read.
 const MAX_KEYS: u64 = 64 << 20;
 
@@ -84,6 +87,15 @@ fn referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
         .iter()
         .map(|c| program_of(c))
         .collect::<anyhow::Result<_>>()?;
+    if !args.run.is_empty() {
+        play::stop_on_signals()?;
+    }
+    if args.play.is_some() {
+        let [program] = programs.as_slice() else {
+            return Err(UsageError("--play plays one program: give one --run".to_string()).into());
+        };
+        return play::run_play(args, &options, program);
+    }
     if args.gradescope.is_some() && args.run.len() > 1 {
         return Err(UsageError(
             "--gradescope grades one submission: give one --run (--junit takes several)"
@@ -158,7 +170,7 @@ fn referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
 }
 
 /// The report of one transcript or one run: in words or JSON, then the verdict.
-fn print_one(args: &RefereeArgs, report: &Report, run: Option<&RunOutput>) -> anyhow::Result<()> {
+fn print_one(args: &RefereeArgs, report: &Report, run: Option<&Ran>) -> anyhow::Result<()> {
     let mut out = StandardOutput::lock();
     if args.json {
         let json = serde_json::json!({
@@ -171,6 +183,9 @@ fn print_one(args: &RefereeArgs, report: &Report, run: Option<&RunOutput>) -> an
     }
     out.flush()?;
     drop(out);
+    if let Some(signal) = stopped_by() {
+        return Err(stopped(signal, "the run"));
+    }
     let problem = run.and_then(run_problem);
     verdict(!report.passed(), problem.is_some(), || {
         problem.map_or_else(
@@ -195,6 +210,24 @@ fn verdict(broken: bool, problem: bool, words: impl FnOnce() -> String) -> anyho
         }
         .into()),
     }
+}
+
+/// A class's verdict: stopped by a signal (128 + it), a rule broken (1), a run gone wrong (3),
+/// or every rule kept (0); `count` scripts a program.
+fn class_verdict(results: &[ProgramResult], count: usize) -> anyhow::Result<()> {
+    if let Some(signal) = stopped_by() {
+        let done: usize = results.iter().map(|r| r.scripts).sum();
+        return Err(stopped(
+            signal,
+            &format!("{done} of {} runs", count * results.len()),
+        ));
+    }
+    let broken = results.iter().any(|r| !r.rules.is_empty());
+    let problem = results.iter().any(|r| r.problems > 0);
+    verdict(broken, problem, || {
+        let failed: usize = results.iter().map(|r| r.failed).sum();
+        format!("{failed} of {} runs failed", count * results.len())
+    })
 }
 
 /// The program's command line, split as a shell splits it.
@@ -229,7 +262,7 @@ struct Class<'a> {
 /// One run of a class, done: its result, the keys and what the program printed and saved.
 struct Done {
     result: ScriptResult,
-    run: RunOutput,
+    run: Ran,
 }
 
 impl Class<'_> {
@@ -252,7 +285,13 @@ impl Class<'_> {
                 let keys = &self.scripts[usize::try_from(d.result.script).unwrap_or(0)].1;
                 let kept = keep.map(|k| {
                     let sub = several.then(|| format!("program-{}", p + 1));
-                    k.keep(sub.as_deref(), d.result.script, keys, &d.run)
+                    k.keep(
+                        sub.as_deref(),
+                        d.result.script,
+                        keys,
+                        &d.run.transcript,
+                        d.run.save.as_deref(),
+                    )
                 });
                 if !self.args.json && !several {
                     match &kept {
@@ -301,6 +340,7 @@ impl Class<'_> {
         if self.args.json {
             let mut json = serde_json::json!({
                 "scripts": count,
+                "stopped_by": stopped_by().and_then(signal_name),
                 "seed": seed,
                 "interface": self.options.assignment.name(),
                 "programs": programs_json,
@@ -315,10 +355,11 @@ impl Class<'_> {
             }
             let seed = seed.map_or_else(String::new, |s| format!(" (seed {s})"));
             for result in &results {
-                let scripts = if count == 1 { "script" } else { "scripts" };
+                let done = result.scripts;
+                let scripts = if done == 1 { "script" } else { "scripts" };
                 writeln!(
                     out,
-                    "{count} {scripts}{seed} run with {}: {} failed",
+                    "{done} {scripts}{seed} run with {}: {} failed",
                     shown_text(&result.command),
                     result.failed
                 )?;
@@ -327,12 +368,7 @@ impl Class<'_> {
         out.flush()?;
         drop(out);
         self.write_grades(&results, seconds)?;
-        let broken = results.iter().any(|r| !r.rules.is_empty());
-        let problem = results.iter().any(|r| r.problems > 0);
-        verdict(broken, problem, || {
-            let failed: usize = results.iter().map(|r| r.failed).sum();
-            format!("{failed} of {} runs failed", count * results.len())
-        })
+        class_verdict(&results, count)
     }
 
     /// Gradescope's and JUnit's files, where asked for.
@@ -367,12 +403,15 @@ impl Class<'_> {
                 scope.spawn(|| {
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= total || failure.lock().map_or(true, |f| f.is_some()) {
+                        let failed = failure.lock().map_or(true, |f| f.is_some());
+                        if i >= total || failed || stopped_by().is_some() {
                             return;
                         }
                         let (p, s) = (i / self.scripts.len(), i % self.scripts.len());
                         let (script, keys) = &self.scripts[s];
                         match run_and_referee(&self.programs[p], keys, self) {
+                            // A run the referee's own stop ended is not the program's.
+                            Ok((_, run)) if run.outcome.ending == Ending::Stopped => return,
                             Ok((report, run)) => {
                                 let problem = run_problem(&run);
                                 let result = ScriptResult {
@@ -407,76 +446,80 @@ impl Class<'_> {
     }
 }
 
-/// Runs `program` on `keys` under `class`'s settings and referees what it printed and saved.
+/// Runs `program` on `keys` under `class`'s settings, a line at a time, refereeing each answer.
 fn run_and_referee(
     program: &[String],
     keys: &str,
     class: &Class<'_>,
-) -> anyhow::Result<(Report, RunOutput)> {
-    let run = run_fresh(
-        program,
-        keys.as_bytes(),
-        class.save.map(str::as_bytes),
-        Duration::from_secs_f64(class.args.timeout),
-        MAX_RUN_OUTPUT,
-    )
-    .map_err(|e| {
-        let hint = if e.kind() == std::io::ErrorKind::NotFound && !program[0].contains('/') {
-            " (not on PATH: give its path, as ./name)"
-        } else {
-            ""
-        };
-        UsageError(format!("--run: {e}{hint}"))
-    })?;
-    let transcript = String::from_utf8_lossy(&run.stdout);
-    let save = run.save.as_deref().map(String::from_utf8_lossy);
-    let report = referee(keys, &transcript, save.as_deref(), &class.options);
-    Ok((report, run))
+) -> anyhow::Result<(Report, Ran)> {
+    let setup = setup_of(class.args, program, &class.options)?;
+    let before = class.options.before.clone();
+    let ran = live::run_keys(&setup, keys, before, class.save.map(str::as_bytes))
+        .map_err(|e| UsageError(format!("--run: {e}")))?;
+    Ok((ran.report.clone(), ran))
+}
+
+/// How to run `program` under `args`: from the referee's own folder, with its limits.
+pub(super) fn setup_of(
+    args: &RefereeArgs,
+    program: &[String],
+    options: &Options,
+) -> anyhow::Result<Setup> {
+    let origin = std::env::current_dir()
+        .map_err(|e| anyhow::anyhow!("cannot tell the current folder: {e}"))?;
+    let default = if args.play.is_some() { 120.0 } else { 5.0 };
+    Ok(Setup {
+        words: program.to_vec(),
+        origin,
+        limits: Limits {
+            memory: args.memory.0,
+            ..Limits::default()
+        },
+        time_limit: Duration::from_secs_f64(args.timeout.unwrap_or(default)),
+        options: options.clone(),
+    })
 }
 
 /// The report in words, after the run's line (how it ended: a crash or a hang explains the
 /// boards missing), if a run made it.
-fn in_words(report: &Report, run: Option<&RunOutput>) -> String {
+pub(super) fn in_words(report: &Report, run: Option<&Ran>) -> String {
     let run_line = run.map(|run| format!("{}\n", run_words(run)));
     run_line.unwrap_or_default() + &to_text(report)
 }
 
-/// What went wrong with a run itself, apart from the rules: a crash, a hang, output without end.
-fn run_problem(run: &RunOutput) -> Option<RunProblem> {
-    let (kind, words) = match run.ended {
-        Ended::Exited(0) => return None,
-        Ended::Exited(code) => (
+/// What went wrong with a run itself, apart from the rules: a crash, a hang, output without
+/// end, a failing exit. A program that kept reading after the end of its input is noted, not
+/// failed: the other Power-11 programs do, and the runner ends it at once.
+pub(super) fn run_problem(run: &Ran) -> Option<RunProblem> {
+    let outcome = &run.outcome;
+    let (kind, words) = match &outcome.ending {
+        Ending::Exited(0) | Ending::KeptReading | Ending::Stopped => return None,
+        Ending::Exited(code) => (
             "failed",
             format!(
                 "the program exited with code {code} (a Power-11 program ends with 0 at the end of its input)"
             ),
         ),
-        Ended::Signal(signal) => (
-            "crashed",
-            format!("the program was ended by signal {signal} (a crash)"),
-        ),
-        Ended::TimedOut => (
-            "hung",
-            format!(
-                "the program was still running after {:.1} s and was stopped (it did not end at the end of its input)",
-                run.seconds
-            ),
-        ),
-        Ended::OutputCapped => (
-            "flooded",
-            format!(
-                "the program printed more than {} MiB and was stopped",
-                MAX_RUN_OUTPUT >> 20
-            ),
-        ),
+        Ending::Signal(_) => ("crashed", format!("the program {}", outcome.ending)),
+        Ending::TimeLimit(_) => ("hung", format!("the program {}", outcome.ending)),
+        Ending::OutputCap(_) => ("flooded", format!("the program {}", outcome.ending)),
+        Ending::Failed(_) => ("failed", format!("the run {}", outcome.ending)),
     };
-    let words = match last_said(&run.stderr) {
-        Some(line) => format!("{words}; its last words on standard error: {line}"),
-        None => words,
-    };
+    let mut words = words;
+    if let Some(key) = run.answering {
+        let _ = write!(
+            words,
+            ", answering key {} '{}' (line {})",
+            key.index,
+            crate::text::visible(key.key),
+            key.line
+        );
+    }
+    if let Some(line) = last_said(outcome.stderr.end(4096)) {
+        let _ = write!(words, "; its last words on standard error: {line}");
+    }
     Some(RunProblem { kind, words })
 }
-
 /// The last line a program wrote on standard error that is not blank, control characters
 /// shown, cut to 200 characters: why a run went wrong, in the program's words.
 fn last_said(stderr: &[u8]) -> Option<String> {
@@ -489,34 +532,63 @@ fn last_said(stderr: &[u8]) -> Option<String> {
     })
 }
 
-/// A run in words: how it ended and how long it took.
-fn run_words(run: &RunOutput) -> String {
-    let save = if run.save.is_some() {
-        "; it left power11.saved"
-    } else {
-        ""
-    };
-    match (run.ended, run_problem(run)) {
-        (_, Some(problem)) => format!("run: {}{save}", problem.words),
-        (Ended::Exited(code), None) => format!(
-            "run: the program exited with code {code} after {:.2} s{save}",
-            run.seconds
+/// A run in words: how it ended and how long it took, and the board before the key it was
+/// answering when that ending was not its own.
+fn run_words(run: &Ran) -> String {
+    let outcome = &run.outcome;
+    let mut words = match run_problem(run) {
+        Some(problem) => format!("run: {}", problem.words),
+        None => format!(
+            "run: the program {} after {:.2} s",
+            outcome.ending, outcome.seconds
         ),
-        (_, None) => String::new(),
+    };
+    if run.save.is_some() {
+        words.push_str("; it left power11.saved");
     }
+    if outcome.leftovers > 0 {
+        let _ = write!(
+            words,
+            "; {} process(es) it started were still running at its end, and were ended",
+            outcome.leftovers
+        );
+    }
+    if let (Some(board), Some(_)) = (&run.board_before, run_problem(run)) {
+        words.push_str("\nthe board before that key:\n");
+        words.push_str(crate::text::render_board(board).trim_end());
+    }
+    words
 }
 
-fn run_json(run: &RunOutput) -> serde_json::Value {
-    let (ended, code) = match run.ended {
-        Ended::Exited(code) => ("exited", Some(code)),
-        Ended::Signal(signal) => ("signal", Some(signal)),
-        Ended::TimedOut => ("timed-out", None),
-        Ended::OutputCapped => ("output-capped", None),
+/// A run as JSON: how it ended, the key it answered then, the board before it, and the end of
+/// its standard error.
+pub(super) fn run_json(run: &Ran) -> serde_json::Value {
+    let outcome = &run.outcome;
+    let (ended, code) = match &outcome.ending {
+        Ending::Exited(code) => ("exited", Some(*code)),
+        Ending::Signal(signal) => ("signal", Some(*signal)),
+        Ending::TimeLimit(_) => ("timed-out", None),
+        Ending::OutputCap(_) => ("output-capped", None),
+        Ending::KeptReading => ("kept-reading", None),
+        Ending::Stopped => ("stopped", None),
+        Ending::Failed(_) => ("failed", None),
+    };
+    let signal = match outcome.ending {
+        Ending::Signal(n) => signal_name(n),
+        _ => None,
     };
     serde_json::json!({
         "ended": ended,
         "code": code,
-        "seconds": run.seconds,
+        "signal": signal,
+        "seconds": outcome.seconds,
         "saved": run.save.is_some(),
+        "key": run.answering,
+        "board_before": run.board_before.as_ref().map(crate::text::render_board),
+        "stderr": {
+            "bytes": outcome.stderr.total,
+            "end": String::from_utf8_lossy(outcome.stderr.end(2048)),
+        },
+        "leftovers": outcome.leftovers,
     })
 }

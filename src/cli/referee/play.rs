@@ -1,0 +1,234 @@
+//! `power11 referee --run PROGRAM --play GOAL`: the program played live to its win, its loss,
+//! or every other path, each board refereed as it comes; and what the referee does when it is
+//! itself stopped (SIGINT, SIGTERM, SIGHUP) while it runs programs.
+
+use super::super::args::RefereeArgs;
+use super::super::player::{Boards, Loading, PlayerSetup, player_for};
+use super::super::{StandardOutput, UsageError, Verdict};
+use super::{in_words, run_json, run_problem, setup_of};
+use crate::files::runs::KeepDir;
+use crate::live::play::{Goal, Plan, Played, Reached, play};
+use crate::model::rules::Rules;
+use crate::players::{PlayerKind, SearchConfig};
+use crate::referee::{Assignment, Options};
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicI32, Ordering};
+
+/// The signal that stopped the referee, 0 while none has.
+static STOPPED_BY: AtomicI32 = AtomicI32::new(0);
+
+/// From now on, SIGINT, SIGTERM and SIGHUP end every program the referee runs (with all they
+/// started) and mark the referee stopped ([`stopped_by`]), so that it reports what it has
+/// and exits 128 + the signal, rather than dying with the programs left running.
+pub(super) fn stop_on_signals() -> anyhow::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
+        .map_err(|e| anyhow::anyhow!("cannot watch for signals: {e}"))?;
+    std::thread::spawn(move || {
+        for signal in signals.forever() {
+            STOPPED_BY.store(signal, Ordering::SeqCst);
+            crate::runner::stop_all();
+        }
+    });
+    Ok(())
+}
+
+/// The signal that stopped the referee, if one did.
+pub(super) fn stopped_by() -> Option<i32> {
+    match STOPPED_BY.load(Ordering::SeqCst) {
+        0 => None,
+        signal => Some(signal),
+    }
+}
+
+/// The verdict of a referee stopped by `signal`, having done `done` of its runs.
+pub(super) fn stopped(signal: i32, done: &str) -> anyhow::Error {
+    let name = crate::runner::signal_name(signal).unwrap_or("a signal");
+    Verdict {
+        code: u8::try_from(128 + signal).unwrap_or(143),
+        words: format!("stopped by {name}: {done} reported, the programs it ran ended"),
+    }
+    .into()
+}
+
+/// Plays `program` as `args` says, reports, and keeps the runs of a play that broke a rule.
+pub(super) fn run_play(
+    args: &RefereeArgs,
+    options: &Options,
+    program: &[String],
+) -> anyhow::Result<()> {
+    let goal = match args.play.as_deref() {
+        Some("lose") => Goal::Lose,
+        Some("explore") => Goal::Explore,
+        _ => Goal::Win,
+    };
+    let size = match options.assignment {
+        Assignment::Mips => 3,
+        Assignment::Power11 => usize::from(args.size.unwrap_or(4)),
+    };
+    let rules = match options.assignment {
+        Assignment::Mips => Rules::mini(),
+        Assignment::Power11 => Rules::power11(size)?,
+    };
+    let setup = PlayerSetup {
+        kind: PlayerKind::default_for(&[size], &SearchConfig::default()),
+        depth: None,
+        ms_per_move: None,
+        rules: &rules,
+        weights: None,
+        boards: Boards::Any,
+        loading: Loading::Now,
+    };
+    let (mut strongest, _) = player_for(&setup)?;
+    let seed = args.seed.unwrap_or_else(super::super::os_seed);
+    let live_setup = setup_of(args, program, options)?;
+    let keep = match &args.keep {
+        Some(path) => KeepDir::prepare(path, false),
+        None => KeepDir::prepare(Path::new("referee-failures"), true),
+    }
+    .map_err(UsageError)?;
+    let played = play(
+        &live_setup,
+        Plan {
+            goal,
+            size,
+            player: &mut strongest,
+            seed,
+            max_keys: 50_000,
+            max_games: 3,
+        },
+    )
+    .map_err(|e| UsageError(format!("--run: {e}")))?;
+    let broken = played.runs.iter().any(|r| !r.report.passed());
+    let problem = played.runs.iter().find_map(run_problem);
+    // A play that went wrong is kept whole: a second run replays with the first's save.
+    let kept: Vec<Option<Result<PathBuf, String>>> = played
+        .runs
+        .iter()
+        .enumerate()
+        .map(|(i, ran)| {
+            (broken || problem.is_some()).then(|| {
+                keep.keep(
+                    None,
+                    i as u64,
+                    &ran.keys,
+                    &ran.transcript,
+                    ran.save.as_deref(),
+                )
+                .map_err(|e| e.to_string())
+            })
+        })
+        .collect();
+    keep.finish();
+    let mut out = StandardOutput::lock();
+    if args.json {
+        writeln!(out, "{}", play_json(&played, &kept, seed, size))?;
+    } else {
+        out.write_all(play_words(&played, &kept, seed, size).as_bytes())?;
+    }
+    out.flush()?;
+    drop(out);
+    if let Some(signal) = stopped_by() {
+        return Err(stopped(signal, "the play so far"));
+    }
+    match (broken, problem) {
+        (true, _) => Err(Verdict {
+            code: 1,
+            words: "a rule broken in play".to_string(),
+        }
+        .into()),
+        (false, Some(problem)) => Err(Verdict {
+            code: 3,
+            words: problem.words,
+        }
+        .into()),
+        (false, None) => Ok(()),
+    }
+}
+
+/// A play as JSON: `play` (goal, reached, keys, seconds, seed, size), the run a grader looks
+/// at first (`report` and `run`: the first that went wrong, else the last), and every run.
+fn play_json(
+    played: &Played,
+    kept: &[Option<Result<PathBuf, String>>],
+    seed: u64,
+    size: usize,
+) -> serde_json::Value {
+    let runs: Vec<serde_json::Value> = played
+        .runs
+        .iter()
+        .zip(kept)
+        .map(|(ran, kept)| {
+            let (keys, not_kept) = match kept {
+                Some(Ok(path)) => (Some(path.clone()), None),
+                Some(Err(e)) => (None, Some(e.clone())),
+                None => (None, None),
+            };
+            serde_json::json!({
+                "report": ran.report,
+                "run": run_json(ran),
+                "keys": keys,
+                "not_kept": not_kept,
+            })
+        })
+        .collect();
+    let main = played
+        .runs
+        .iter()
+        .position(|r| !r.report.passed() || run_problem(r).is_some())
+        .unwrap_or(played.runs.len().saturating_sub(1));
+    serde_json::json!({
+        "play": {
+            "goal": played.goal.name(),
+            "reached": played.reached.map(Reached::name),
+            "keys": played.keys,
+            "seconds": played.seconds,
+            "seed": seed,
+            "size": size,
+        },
+        "report": runs.get(main).map(|r| r["report"].clone()),
+        "run": runs.get(main).map(|r| r["run"].clone()),
+        "runs": runs,
+    })
+}
+
+/// A play in words: each run's report (where it is kept, if it is), then the play's line.
+fn play_words(
+    played: &Played,
+    kept: &[Option<Result<PathBuf, String>>],
+    seed: u64,
+    size: usize,
+) -> String {
+    let mut words = String::new();
+    let several = played.runs.len() > 1;
+    for (i, (ran, kept)) in played.runs.iter().zip(kept).enumerate() {
+        if several {
+            let _ = writeln!(words, "run {} of {}:", i + 1, played.runs.len());
+        }
+        match kept {
+            Some(Ok(path)) => {
+                let _ = writeln!(
+                    words,
+                    "keys and transcript kept as {}",
+                    crate::files::shown(path)
+                );
+            }
+            Some(Err(e)) => {
+                let _ = writeln!(words, "warning: not kept: {e}");
+            }
+            None => {}
+        }
+        words.push_str(&in_words(&ran.report, Some(ran)));
+    }
+    let _ = writeln!(
+        words,
+        "play: {} on {size}x{size} (seed {seed}): reached {}, {} keys in {:.1} s",
+        played.goal.name(),
+        played.reached.map_or("no end of a game", Reached::name),
+        played.keys,
+        played.seconds
+    );
+    words
+}

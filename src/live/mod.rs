@@ -1,0 +1,222 @@
+//! A program under test run and refereed as it goes (`power11 referee --run`): fed a line of
+//! keys at a time through the runner, each answer refereed when it comes, so a crash, a hang
+//! or an exit names the key it was answering and the board before it, and a player can choose
+//! the next key from the board the program just printed ([`play`]).
+//!
+//! The runner holds the program (its terminal, limits and processes); the referee judges what
+//! it printed; this module only joins them: it decides no rule and runs no process itself.
+
+pub mod play;
+
+use crate::files::runs::RunFolder;
+use crate::model::board::Board;
+use crate::referee::{Assignment, KeyAt, Options, Referee, Report, SaveBefore, Stage, keys_of};
+use crate::runner::{Answering, Ending, Limits, Outcome, Run, RunError, Spec, Status};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How to run a program: the command, where it was typed, its limits, and how to referee it.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The command, split as a shell splits it.
+    pub words: Vec<String>,
+    /// The folder it was typed in (relative words name files there).
+    pub origin: PathBuf,
+    /// The limits it runs under.
+    pub limits: Limits,
+    /// The longest the runner waits on a run, summed over it.
+    pub time_limit: Duration,
+    /// How to referee it (`before` is set for each run from the save it is given).
+    pub options: Options,
+}
+
+/// Why a run could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum LiveError {
+    /// The folder to run it in could not be made.
+    #[error("cannot make a folder to run the program in: {}", crate::files::system_words(.0))]
+    Folder(std::io::Error),
+    /// The runner could not start it.
+    #[error(transparent)]
+    Run(#[from] RunError),
+}
+
+/// A run, refereed, done.
+#[derive(Debug)]
+pub struct Ran {
+    /// The keys it was fed, as a keys file holds them (a line a chunk fed).
+    pub keys: String,
+    /// What it printed on standard output.
+    pub transcript: Vec<u8>,
+    /// The save it left in its folder, if any.
+    pub save: Option<Vec<u8>>,
+    /// The referee's report.
+    pub report: Report,
+    /// How it ended, and its standard error.
+    pub outcome: Outcome,
+    /// The key it was answering when it ended, if one (a crash, a hang, an exit mid-game).
+    pub answering: Option<KeyAt>,
+    /// The board as the rules had it before that key, if a game was on.
+    pub board_before: Option<Board>,
+}
+
+/// One run of a program under test, going on.
+pub struct Live {
+    run: Run,
+    folder: RunFolder,
+    referee: Referee,
+    assignment: Assignment,
+    keys: String,
+    /// Keys fed so far, and lines.
+    count: usize,
+    lines: usize,
+    /// The first key of each chunk sent (None: a line with no key), by chunk index.
+    chunk_keys: Vec<Option<KeyAt>>,
+    /// The board before each chunk, by chunk index.
+    boards_before: Vec<Option<Board>>,
+    ended: bool,
+}
+
+impl Live {
+    /// Starts `setup`'s program in a fresh folder holding `save` (as `power11.saved`) if given,
+    /// refereed knowing `before` of the save it may resume, and reads its opening (the menu).
+    pub fn start(
+        setup: &Setup,
+        before: SaveBefore,
+        save: Option<&[u8]>,
+    ) -> Result<Live, LiveError> {
+        let folder = RunFolder::new(save).map_err(LiveError::Folder)?;
+        let mut spec = Spec::new(setup.words.clone(), &setup.origin, folder.path());
+        spec.limits = setup.limits;
+        spec.time_limit = setup.time_limit;
+        let mut run = Run::start(&spec)?;
+        let mut options = setup.options.clone();
+        options.before = before;
+        let mut referee = Referee::new(options);
+        let opening = run.wait_for_input();
+        referee.opening(&String::from_utf8_lossy(&opening.output));
+        Ok(Live {
+            ended: matches!(opening.status, Status::Ended(_)),
+            run,
+            folder,
+            referee,
+            assignment: setup.options.assignment,
+            keys: String::new(),
+            count: 0,
+            lines: 0,
+            chunk_keys: Vec::new(),
+            boards_before: Vec::new(),
+        })
+    }
+
+    /// The referee, as it sees the run so far: what a player reads the game from.
+    pub fn referee(&self) -> &Referee {
+        &self.referee
+    }
+
+    /// Whether the program has ended (after which lines are refereed unanswered).
+    pub fn ended(&self) -> bool {
+        self.ended
+    }
+
+    /// How many keys were fed.
+    pub fn keys_fed(&self) -> usize {
+        self.count
+    }
+
+    /// Feeds `line` (without its newline) to the program as typed, waits for its answer and
+    /// referees it. After the program ended, the line's keys are refereed with no answer (the
+    /// boards they should have had are missing).
+    pub fn send_line(&mut self, line: &str) {
+        self.lines += 1;
+        let mut keys = match self.assignment {
+            // A MIPS key is a line, a blank one too.
+            Assignment::Mips => vec![crate::referee::Key::mips(
+                line.strip_suffix('\r').unwrap_or(line),
+                1,
+                1,
+            )],
+            Assignment::Power11 => keys_of(line, self.assignment),
+        };
+        for key in &mut keys {
+            key.index += self.count;
+            key.line = self.lines;
+        }
+        self.count += keys.len();
+        self.keys.push_str(line);
+        self.keys.push('\n');
+        let printed = if self.ended {
+            String::new()
+        } else {
+            self.chunk_keys
+                .push(keys.first().map(crate::referee::Key::at));
+            let in_game = matches!(self.referee.stage(), Stage::Game | Stage::Over);
+            let board = self.referee.state().filter(|_| in_game);
+            self.boards_before.push(board.map(|state| state.board));
+            self.run.send(format!("{line}\n").as_bytes());
+            let answer = self.run.wait_for_input();
+            self.ended = matches!(answer.status, Status::Ended(_));
+            String::from_utf8_lossy(&answer.output).into_owned()
+        };
+        self.referee.keys(&keys, &printed);
+    }
+
+    /// Ends the program's input, referees what it printed then, ends the run (and everything
+    /// it started), and reports.
+    pub fn finish(mut self) -> Ran {
+        let in_game = matches!(self.referee.stage(), Stage::Game | Stage::Over);
+        let board_at_end = self
+            .referee
+            .state()
+            .filter(|_| in_game)
+            .map(|state| state.board);
+        if !self.ended {
+            self.run.end_input();
+            let answer = self.run.wait_for_input();
+            self.referee
+                .keys(&[], &String::from_utf8_lossy(&answer.output));
+        }
+        let outcome = self.run.finish();
+        let save = self.folder.saved();
+        let saved_text = save.as_deref().map(String::from_utf8_lossy);
+        let report = self.referee.finish_in_folder(saved_text.as_deref());
+        let (answering, board_before) = match outcome.answering {
+            // A program that exits at the end of its input, or when it read `q`, answered as
+            // it should: only an ending that is not its own is a key's to answer for.
+            _ if matches!(outcome.ending, Ending::Exited(0) | Ending::KeptReading) => (None, None),
+            Answering::Chunk(i) => (
+                self.chunk_keys.get(i).copied().flatten(),
+                self.boards_before.get(i).copied().flatten(),
+            ),
+            Answering::EndOfInput => (None, board_at_end),
+            Answering::Nothing => (None, None),
+        };
+        Ran {
+            keys: self.keys,
+            transcript: outcome.stdout.clone(),
+            save,
+            report,
+            outcome,
+            answering,
+            board_before,
+        }
+    }
+}
+
+/// Runs `setup`'s program on `keys` (a keys file's text), a line at a time, in a fresh folder
+/// holding `save` if given, and referees it.
+pub fn run_keys(
+    setup: &Setup,
+    keys: &str,
+    before: SaveBefore,
+    save: Option<&[u8]>,
+) -> Result<Ran, LiveError> {
+    let mut live = Live::start(setup, before, save)?;
+    let body = keys.strip_suffix('\n').unwrap_or(keys);
+    if !keys.is_empty() {
+        for line in body.split('\n') {
+            live.send_line(line);
+        }
+    }
+    Ok(live.finish())
+}
