@@ -94,6 +94,7 @@ pub fn play(setup: &Setup, plan: Plan<'_>) -> Result<Played, LiveError> {
     let mut runs = Vec::new();
     let mut live = Live::start(setup, SaveBefore::Nothing, None)?;
     loop {
+        player.observe(&live);
         let faults = live.referee().faults() > 0;
         let keys = runs.iter().map(count_keys).sum::<usize>() + live.keys_fed();
         let next = if live.ended() || faults || keys >= player.plan.max_keys {
@@ -185,6 +186,29 @@ impl<'a> Player<'a> {
         }
     }
 
+    /// Notes how a game ended, when `live`'s referee sees it over (the MIPS program ends
+    /// with its game: this is seen before the run is finished).
+    fn observe(&mut self, live: &Live) {
+        let referee = live.referee();
+        let over = match referee.stage() {
+            Stage::Over => true,
+            // The MIPS program's game ends the program.
+            Stage::Closed => self.assignment == Assignment::Mips,
+            Stage::Menu | Stage::Game => false,
+        };
+        let Some(state) = referee.state().filter(|_| over) else {
+            return;
+        };
+        if self.rules().goal_reached(&state.board) {
+            self.reached = Some(Reached::Win);
+        } else if Direction::ALL
+            .into_iter()
+            .all(|d| state.board.slide(d).is_none())
+        {
+            self.reached = Some(Reached::Loss);
+        }
+    }
+
     /// The next line to feed `live`'s program; `None` once it has quit.
     fn next(&mut self, live: &Live) -> Option<String> {
         if let Some(line) = self.queue.pop_front() {
@@ -198,16 +222,7 @@ impl<'a> Player<'a> {
                 // A game the rules cannot read: leave it.
                 None => self.quit_key().to_string(),
             },
-            Stage::Over => {
-                if let Some(state) = referee.state() {
-                    self.reached = Some(if self.rules().goal_reached(&state.board) {
-                        Reached::Win
-                    } else {
-                        Reached::Loss
-                    });
-                }
-                self.at_end()
-            }
+            Stage::Over => self.at_end(),
             // It quit, and did not end (what it is then is the runner's to say).
             Stage::Closed => return None,
         })

@@ -101,7 +101,7 @@ fn the_win_and_the_loss_show_the_faults_random_keys_never_reach() {
 }
 
 #[test]
-fn explore_quits_resumes_in_a_fresh_run_and_undoes_to_the_start() {
+fn power11_wins_loses_and_explore_resumes_in_a_fresh_run_and_undoes_to_the_start() {
     let run = Run::new();
     let power11 = assert_cmd::cargo::cargo_bin("power11");
     let program = format!("'{}'", power11.display());
@@ -114,6 +114,12 @@ fn explore_quits_resumes_in_a_fresh_run_and_undoes_to_the_start() {
         assert_eq!(runs[0]["run"]["saved"], true);
         assert_eq!(rules_broken(&json), Vec::<String>::new());
         assert!(json["play"]["reached"].is_string(), "{json}");
+    }
+    // power11 reaches its own win and loss, with no finding.
+    for (goal, size, reached) in [("win", "4", "win"), ("lose", "5", "loss")] {
+        let (code, json) = play(&run, &program, goal, &["--size", size, "--seed", "1"]);
+        assert_eq!(code, 0, "{json}");
+        assert_eq!(json["play"]["reached"], reached, "{json}");
     }
     // The same play through the library, to read the second run's transcript: `r`, then
     // undo until power11 says it is at the start.
@@ -303,4 +309,23 @@ fn a_run_that_leaves_no_save_after_s_breaks_save_state() {
     assert_eq!(ran.code, 1, "{}", ran.stdout);
     let json: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
     assert_eq!(json["report"]["rules"][0]["rule"], "save-state", "{json}");
+}
+
+#[test]
+fn the_mips_program_is_played_to_its_win_and_its_loss() {
+    let run = Run::new();
+    let power11 = assert_cmd::cargo::cargo_bin("power11");
+    let program = format!("'{}' --interface mips --seed 5", power11.display());
+    for (goal, reached) in [("win", "win"), ("lose", "loss"), ("explore", "loss")] {
+        let (code, json) = play(
+            &run,
+            &program,
+            goal,
+            &["--interface", "mips", "--seed", "2"],
+        );
+        assert_eq!(code, 0, "{goal}: {json}");
+        assert_eq!(json["play"]["size"], 3);
+        assert_eq!(json["play"]["reached"], reached, "{goal}: {json}");
+        assert_eq!(rules_broken(&json), Vec::<String>::new());
+    }
 }
