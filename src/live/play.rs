@@ -93,12 +93,18 @@ pub fn play(setup: &Setup, plan: Plan<'_>) -> Result<Played, LiveError> {
     let mut player = Player::new(setup.options.assignment, plan);
     let mut runs = Vec::new();
     let mut live = Live::start(setup, SaveBefore::Nothing, None)?;
+    let mut unanswered = false;
     loop {
         player.observe(&live);
         let faults = live.referee().faults() > 0;
         let keys = runs.iter().map(count_keys).sum::<usize>() + live.keys_fed();
-        let next = if live.ended() || faults || keys >= player.plan.max_keys {
+        let next = if faults || keys >= player.plan.max_keys || (live.ended() && unanswered) {
             None
+        } else if live.ended() {
+            // It ended before the play did: the key it would have had is refereed unanswered
+            // (a board missing where one was due), once.
+            unanswered = true;
+            player.next(&live)
         } else {
             player.next(&live)
         };
@@ -121,6 +127,7 @@ pub fn play(setup: &Setup, plan: Plan<'_>) -> Result<Played, LiveError> {
                         Err(_) => SaveBefore::Unknown,
                     };
                     live = Live::start(setup, before, Some(&save))?;
+                    unanswered = false;
                     continue;
                 }
                 _ => break,

@@ -329,3 +329,21 @@ fn the_mips_program_is_played_to_its_win_and_its_loss() {
         assert_eq!(rules_broken(&json), Vec::<String>::new());
     }
 }
+
+#[test]
+fn a_program_that_ends_before_the_play_does_is_a_board_missing() {
+    let run = Run::new();
+    // `true` prints nothing and exits: the play's first key has no board.
+    let (code, json) = play(&run, "true", "win", &["--seed", "1"]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(rules_broken(&json), ["missing-board"]);
+    assert_eq!(json["play"]["reached"], serde_json::Value::Null);
+    let ran = run.run(&["referee", "--run", "true", "--play", "lose"], "");
+    assert!(
+        ran.stdout.contains(
+            "warning: the play did not reach its goal (lose): what comes after it is not checked\n"
+        ),
+        "{}",
+        ran.stdout
+    );
+}

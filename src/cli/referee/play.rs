@@ -222,6 +222,18 @@ fn play_words(
         }
         words.push_str(&in_words(&ran.report, Some(ran)));
     }
+    let met = match played.goal {
+        Goal::Win => played.reached == Some(Reached::Win),
+        Goal::Lose => played.reached == Some(Reached::Loss),
+        Goal::Explore => played.reached.is_some(),
+    };
+    if !met {
+        let _ = writeln!(
+            words,
+            "warning: the play did not reach its goal ({}): what comes after it is not checked",
+            played.goal.name()
+        );
+    }
     let _ = writeln!(
         words,
         "play: {} on {size}x{size} (seed {seed}): reached {}, {} keys in {:.1} s",
