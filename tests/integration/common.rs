@@ -238,3 +238,18 @@ pub(crate) fn run_into_closed_pipe(args: &str, first: &str, repeated: &str) -> (
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// The Python Power-11 program, as `--run` takes it, with `args`; `None` (and the test says it
+/// is skipped) where there is no python3.
+pub(crate) fn python(args: &str) -> Option<String> {
+    let found = std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        eprintln!("skipped: python3 is not on PATH");
+        return None;
+    }
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs/power11.py");
+    Some(format!("python3 {} {args}", path.display()))
+}

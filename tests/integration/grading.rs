@@ -5,23 +5,8 @@
 //! `tests/programs/power11.py`, an independent Power-11 program whose faults can be switched on
 //! one at a time.
 
-use crate::common::{Ran, Run, fixture};
+use crate::common::{Ran, Run, fixture, python};
 use std::path::PathBuf;
-
-/// The Python Power-11 program, as `--run` takes it, with `args`; `None` (and the test says it
-/// is skipped) where there is no python3.
-fn python(args: &str) -> Option<String> {
-    let found = std::process::Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        eprintln!("skipped: python3 is not on PATH");
-        return None;
-    }
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs/power11.py");
-    Some(format!("python3 {} {args}", path.display()))
-}
 
 /// What `program` (a command line) prints for `keys` in `run`'s folder, and the save it left.
 fn transcript(run: &Run, program: &str, keys: &str) -> (String, Option<String>) {

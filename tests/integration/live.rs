@@ -4,22 +4,7 @@
 //! to the start, a crash named with its key, programs held (memory, the referee's own signals,
 //! standard error) and keys as power11 reads them.
 
-use crate::common::Run;
-use std::path::PathBuf;
-
-/// The Python Power-11 program with `args`, as a `--run` command, if Python is there.
-fn python(args: &str) -> Option<String> {
-    let found = std::process::Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        eprintln!("skipped: python3 is not on PATH");
-        return None;
-    }
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs/power11.py");
-    Some(format!("python3 {} {args}", path.display()))
-}
+use crate::common::{Run, python};
 
 /// `referee --run program --play goal --json` and more, in `run`'s folder: its exit code and
 /// JSON.
