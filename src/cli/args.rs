@@ -217,7 +217,7 @@ pub(super) struct RefereeArgs {
     #[arg(long, value_name = "NAME", default_value = "power11", value_parser = ["power11", "mips"])]
     pub(super) interface: String,
     /// With --run: the seconds a run may spend answering its keys, summed over the run, before
-    /// it is stopped (and said to hang) [default: 5, and 120 with --play].
+    /// it is stopped (and said to hang) [default: 10, and 120 with --play].
     #[arg(
         long,
         value_name = "SECONDS",

@@ -75,6 +75,8 @@ pub struct Live {
     /// The board before each chunk, by chunk index.
     boards_before: Vec<Option<Board>>,
     ended: bool,
+    /// The runner ended it mid-answer: the keys from there on are not refereed.
+    cut: bool,
 }
 
 impl Live {
@@ -97,6 +99,7 @@ impl Live {
         referee.opening(&String::from_utf8_lossy(&opening.output));
         Ok(Live {
             ended: matches!(opening.status, Status::Ended(_)),
+            cut: matches!(&opening.status, Status::Ended(e) if !e.on_its_own()),
             run,
             folder,
             referee,
@@ -145,6 +148,9 @@ impl Live {
         self.count += keys.len();
         self.keys.push_str(line);
         self.keys.push('\n');
+        if self.cut {
+            return;
+        }
         let printed = if self.ended {
             String::new()
         } else {
@@ -155,7 +161,15 @@ impl Live {
             self.boards_before.push(board.map(|state| state.board));
             self.run.send(format!("{line}\n").as_bytes());
             let answer = self.run.wait_for_input();
-            self.ended = matches!(answer.status, Status::Ended(_));
+            if let Status::Ended(ending) = &answer.status {
+                self.ended = true;
+                // Ended by the runner (its time limit, its output cap): what it had no time
+                // to print is the run's problem, not a rule's, so refereeing stops here.
+                if !ending.on_its_own() {
+                    self.cut = true;
+                    return;
+                }
+            }
             String::from_utf8_lossy(&answer.output).into_owned()
         };
         self.referee.keys(&keys, &printed);
@@ -179,7 +193,11 @@ impl Live {
         let outcome = self.run.finish();
         let save = self.folder.saved();
         let saved_text = save.as_deref().map(String::from_utf8_lossy);
-        let report = self.referee.finish_in_folder(saved_text.as_deref());
+        let report = if self.cut {
+            self.referee.finish(saved_text.as_deref())
+        } else {
+            self.referee.finish_in_folder(saved_text.as_deref())
+        };
         let (answering, board_before) = match outcome.answering {
             // A program that exits at the end of its input, or when it read `q`, answered as
             // it should: only an ending that is not its own is a key's to answer for.

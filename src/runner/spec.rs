@@ -88,7 +88,7 @@ pub struct Spec {
 
 impl Spec {
     /// The time limit of a run unless set: the referee's `--timeout` default.
-    pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(5);
+    pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(10);
     /// The standard output kept unless set: 64 MiB, a million boards.
     pub const DEFAULT_STDOUT_CAP: usize = 64 << 20;
     /// The standard error kept unless set: 64 KiB.

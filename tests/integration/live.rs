@@ -332,3 +332,32 @@ fn a_program_that_ends_before_the_play_does_is_a_board_missing() {
         ran.stdout
     );
 }
+
+#[test]
+fn a_run_ended_at_its_time_limit_is_refereed_up_to_that_key_only() {
+    let Some(program) = python("--seed 1 --fault spin-on-save") else {
+        return;
+    };
+    let run = Run::new();
+    std::fs::write(run.path("keys.txt"), "h\nl\nu\ns\nq\nq\n").unwrap();
+    let ran = run.run(
+        &[
+            "referee",
+            "--run",
+            &program,
+            "--keys",
+            "keys.txt",
+            "--timeout",
+            "2",
+            "--json",
+        ],
+        "",
+    );
+    let json: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
+    // Its time ran out: a run problem, not the boards and the save it had no time for.
+    assert_eq!(ran.code, 3, "{json}");
+    assert_eq!(json["run"]["ended"], "timed-out");
+    assert_eq!(json["report"]["rules"], serde_json::json!([]), "{json}");
+    assert_eq!(json["run"]["key"]["index"], 4, "{json}");
+    assert_eq!(json["run"]["key"]["key"], "s");
+}

@@ -211,6 +211,8 @@ fn referee_scripts(run: &Run, program: &str, scripts: &str, extra: &[&str]) -> R
         program,
         "--scripts",
         scripts,
+        "--timeout",
+        "60",
         "--seed",
         "1",
     ];

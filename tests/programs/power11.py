@@ -29,6 +29,7 @@
 #   resume-wrong       `r` resumes the state before the last saved one.
 #   score-twice        each merge adds its value to the score twice.
 #   crash-on-resume    `r` at the menu crashes the program (os.abort(): signal 6).
+#   spin-on-save       `s` in a game loops for ever, busy, before it saves.
 #   never-exit         at the end of the input it never exits: it reads again and again, sleeping.
 #   stderr-flood       writes 200 KB of debugging text to standard error over the run (correct otherwise).
 #   setsid-helper      starts a helper in a new session (setsid) that sleeps 600 s holding stdout open.
@@ -45,7 +46,7 @@ import time
 FAULTS = {
     "win-score", "early-loss", "one-tile-start", "no-new-tile", "merge-twice",
     "undo-unchanged", "save-newest-first", "resume-wrong", "score-twice",
-    "crash-on-resume", "never-exit", "stderr-flood", "setsid-helper", "hog-memory",
+    "crash-on-resume", "spin-on-save", "never-exit", "stderr-flood", "setsid-helper", "hog-memory",
 }
 
 SAVE_FILE = "power11.saved"
@@ -445,6 +446,9 @@ class Program:
         self.history.pop()
 
     def save(self):
+        if self.fault("spin-on-save"):
+            while True:
+                pass
         states = list(self.history)
         if self.fault("save-newest-first"):
             states.reverse()

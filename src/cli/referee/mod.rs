@@ -467,7 +467,7 @@ pub(super) fn setup_of(
 ) -> anyhow::Result<Setup> {
     let origin = std::env::current_dir()
         .map_err(|e| anyhow::anyhow!("cannot tell the current folder: {e}"))?;
-    let default = if args.play.is_some() { 120.0 } else { 5.0 };
+    let default = if args.play.is_some() { 120.0 } else { 10.0 };
     Ok(Setup {
         words: program.to_vec(),
         origin,
