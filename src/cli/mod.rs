@@ -54,7 +54,19 @@ pub fn main() -> ExitCode {
     });
     let cli = match parsed {
         Ok(cli) => cli,
-        Err(e) => return clap_exit(&with_tip(e)),
+        Err(e) => {
+            let e = with_tip(e);
+            if e.use_stderr() && referee_json_asked() {
+                // `referee --json` gives JSON for every outcome, a refused argument too.
+                let text = e.render().to_string();
+                let first = text.lines().next().unwrap_or_default();
+                let words = first.strip_prefix("error: ").unwrap_or(first);
+                let mut out = io::stdout().lock();
+                let _ = writeln!(out, "{}", serde_json::json!({ "error": words }));
+                let _ = out.flush();
+            }
+            return clap_exit(&e);
+        }
     };
     match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -207,6 +219,13 @@ fn with_tip(mut error: clap::Error) -> clap::Error {
 /// Prints what clap has to say (help, version, or a usage error) and the exit code that goes
 /// with it. Unlike clap's own `exit`, a help text that cannot be written (`--help > /dev/full`)
 /// is an error, as every other output of the program is.
+/// Whether the command line asks `referee` for JSON (read from the words as typed, for an
+/// error clap found before any were parsed).
+fn referee_json_asked() -> bool {
+    let words: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    words.iter().any(|w| w == "referee") && words.iter().any(|w| w == "--json")
+}
+
 fn clap_exit(error: &clap::Error) -> ExitCode {
     let mut text = error.render().to_string();
     if !text.ends_with('\n') {

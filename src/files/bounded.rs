@@ -48,6 +48,23 @@ pub fn read_regular(path: &Path, limit: u64, expect: Expect) -> Result<Vec<u8>, 
     read_at_most(file, limit, meta.len(), expect)
 }
 
+/// As [`read_regular`], but a link at `path`'s last name is refused, never followed
+/// ([`crate::files::open::open_regular_not_link`]).
+pub fn read_regular_not_link(
+    path: &Path,
+    limit: u64,
+    expect: Expect,
+) -> Result<Vec<u8>, BoundedReadError> {
+    let (file, meta) = crate::files::open::open_regular_not_link(path).map_err(|e| match e {
+        OpenError::Io(e) => BoundedReadError::Io(e),
+        OpenError::NotRegular(what) => BoundedReadError::NotRegular(what),
+    })?;
+    if meta.len() > limit {
+        return Err(BoundedReadError::TooLarge(Some(meta.len())));
+    }
+    read_at_most(file, limit, meta.len(), expect)
+}
+
 /// The bytes of `path`, which may be a stream (a pipe, `<(...)`), up to `limit`: a regular
 /// file larger than that is refused before it is read, a stream as soon as it passes it, and a
 /// directory ([`BoundedReadError::NotRegular`]) at once.

@@ -75,6 +75,25 @@ pub fn open_regular(path: &Path) -> Result<(File, Metadata), OpenError> {
     regular_file(file)
 }
 
+/// As [`open_regular`], but a link at `path`'s last name is refused, never followed (looked at
+/// first, and opened with `O_NOFOLLOW`, so a link swapped in between is refused too): for a
+/// file another program made, in a folder of ours, which may point anywhere.
+pub fn open_regular_not_link(path: &Path) -> Result<(File, Metadata), OpenError> {
+    let looked = std::fs::symlink_metadata(path).map_err(OpenError::Io)?;
+    if !looked.is_file() {
+        return Err(OpenError::NotRegular(kind_words(looked.file_type())));
+    }
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
+    }
+    let file = options.open(path).map_err(OpenError::Io)?;
+    regular_file(file)
+}
+
 /// The file at `path` opened to read as a stream (a regular file, a pipe such as `<(...)`):
 /// opened without waiting for a FIFO's writer, then read as usual, so a FIFO nobody writes to
 /// reads as empty rather than hanging the program at its open.

@@ -3,12 +3,16 @@
 //! the program printed, for replay; the referee's inputs.
 
 use crate::files::atomic::write_atomic_in;
-use crate::files::bounded::{Expect, read_regular};
+use crate::files::bounded::{Expect, read_regular_not_link};
 use crate::files::dir::Dir;
 use crate::files::save::{FileError, SAVE_FILE};
 use std::ffi::OsStr;
 use std::io;
 use std::path::{Path, PathBuf};
+
+/// The most of a save a run may leave that is read: 64 MiB, eight times the history of the
+/// longest play the referee feeds (50,000 keys of 4x4 states, about 8 MB).
+pub const MAX_RUN_SAVE: u64 = 64 << 20;
 
 /// The folder a run of a program under test runs in: fresh, empty but for the save it is
 /// given (`--save-before`), removed with what the program left in it when dropped. It is
@@ -35,9 +39,16 @@ impl RunFolder {
     }
 
     /// The save the program left there (`power11.saved`), if a regular file of at most
-    /// 256 MiB: a link or a FIFO it made there is not followed.
+    /// [`MAX_RUN_SAVE`] bytes: a link it made there is not followed (it may point at any file
+    /// the referee can read, which the report and the kept files would then show), nor a
+    /// FIFO or a device opened.
     pub fn saved(&self) -> Option<Vec<u8>> {
-        read_regular(&self.dir.path().join(SAVE_FILE), 256 << 20, Expect::Bytes).ok()
+        read_regular_not_link(
+            &self.dir.path().join(SAVE_FILE),
+            MAX_RUN_SAVE,
+            Expect::Bytes,
+        )
+        .ok()
     }
 }
 
@@ -64,7 +75,7 @@ impl KeepDir {
             // The default name is power11's own: a link there was put by someone else.
             Ok(meta) if default && meta.file_type().is_symlink() => {
                 return Err(fail(
-                    "a symbolic link; power11 keeps scripts only in a folder it made: remove                      it, or name a folder with --keep"
+                    "a symbolic link; power11 keeps scripts only in a folder it made: remove it, or name a folder with --keep"
                         .to_string(),
                 ));
             }

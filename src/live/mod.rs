@@ -77,6 +77,8 @@ pub struct Live {
     ended: bool,
     /// The runner ended it mid-answer: the keys from there on are not refereed.
     cut: bool,
+    /// It ended and the key after was refereed unanswered: no more keys are.
+    after_end: bool,
 }
 
 impl Live {
@@ -100,6 +102,7 @@ impl Live {
         Ok(Live {
             ended: matches!(opening.status, Status::Ended(_)),
             cut: matches!(&opening.status, Status::Ended(e) if !e.on_its_own()),
+            after_end: false,
             run,
             folder,
             referee,
@@ -148,10 +151,13 @@ impl Live {
         self.count += keys.len();
         self.keys.push_str(line);
         self.keys.push('\n');
-        if self.cut {
+        if self.cut || self.after_end {
             return;
         }
         let printed = if self.ended {
+            // The first key after it ended is refereed unanswered (a program that quit too
+            // soon misses that key's board); the keys after that are the same fault again.
+            self.after_end = true;
             String::new()
         } else {
             self.chunk_keys

@@ -343,7 +343,7 @@ fn report_of(
     if save.is_none() && save_known && outcome.saved.is_some() {
         violations.push(Finding::new(
             Rule::SaveState,
-            "s was pressed in a game, but the run left no power11.saved in its folder",
+            "s was pressed in a game, but the run left no power11.saved in its folder that could be read (a regular file, not a link, of at most 64 MiB)",
         ));
     }
     let save_kind = save.map(|text| {

@@ -289,7 +289,12 @@ impl Run {
             self.pause(begun, pause, PollFlags::IN);
             pause = (pause * 2).min(LONGEST_PAUSE);
         };
-        self.waited += begun.elapsed();
+        // A program seen waiting by its quiet period sat quiet for it: that is not answering.
+        let quiet = match status {
+            Status::Waiting(Seen::Settled) => self.watch.settle(),
+            _ => Duration::ZERO,
+        };
+        self.waited += begun.elapsed().saturating_sub(quiet);
         let output = self.stdout[self.answered..].to_vec();
         self.answered = self.stdout.len();
         Answer { output, status }

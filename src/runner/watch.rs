@@ -58,6 +58,11 @@ impl Watch {
         }
     }
 
+    /// How long a program must be quiet to be taken as waiting.
+    pub(super) fn settle(&self) -> Duration {
+        self.settle
+    }
+
     /// Notes that the program printed (or was given input) at `now`.
     pub(super) fn moved(&mut self, now: Instant) {
         self.moved = now;

@@ -361,3 +361,108 @@ fn a_run_ended_at_its_time_limit_is_refereed_up_to_that_key_only() {
     assert_eq!(json["run"]["key"]["index"], 4, "{json}");
     assert_eq!(json["run"]["key"]["key"], "s");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_save_left_as_a_link_is_never_followed() {
+    let Some(program) = python("--seed 1") else {
+        return;
+    };
+    let run = Run::new();
+    let secret = run.path("secret.txt");
+    std::fs::write(&secret, "Score: 4\nPRIVATE KEY of the grader\n").unwrap();
+    // The program plays, then leaves its save as a link to a file of the grader's.
+    let linking = format!(
+        "sh -c '{program}; rm -f power11.saved; ln -s \"{}\" power11.saved'",
+        secret.display()
+    );
+    std::fs::write(run.path("keys.txt"), "h\nl\ns\nq\nq\n").unwrap();
+    let ran = run.run(
+        &["referee", "--run", &linking, "--keys", "keys.txt", "--json"],
+        "",
+    );
+    assert!(!ran.stdout.contains("PRIVATE"), "{}", ran.stdout);
+    let json: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
+    assert_eq!(json["run"]["saved"], false, "{json}");
+    assert_eq!(json["report"]["rules"][0]["rule"], "save-state", "{json}");
+}
+
+#[test]
+fn a_crash_is_one_fault_not_one_a_key_after_it() {
+    let Some(program) = python("--seed 1 --fault crash-on-resume") else {
+        return;
+    };
+    let run = Run::new();
+    let ran = run.run(
+        &[
+            "referee",
+            "--run",
+            &program,
+            "--scripts",
+            "30",
+            "--seed",
+            "1",
+            "--timeout",
+            "60",
+            "--json",
+        ],
+        "",
+    );
+    let json: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
+    let failures = json["programs"][0]["failures"].as_array().unwrap();
+    assert!(failures.len() > 5, "{json}");
+    for failure in failures {
+        // The key it crashed on, and at most the one after it (a program that quits too soon
+        // is caught there): never one finding a key for the rest of the script.
+        for rule in failure["report"]["rules"].as_array().unwrap() {
+            assert!(rule["count"].as_u64().unwrap() <= 2, "{rule}");
+        }
+        assert_eq!(failure["run"]["signal"], "SIGABRT");
+        assert_eq!(failure["run"]["key"]["key"], "r");
+    }
+}
+
+#[test]
+fn arguments_refused_are_said_in_json_too_and_grades_need_scripts() {
+    let run = Run::new();
+    std::fs::write(run.path("keys.txt"), "h\nq\nq\n").unwrap();
+    for args in [
+        &[
+            "referee", "--json", "--run", "true", "--play", "win", "--size", "6",
+        ][..],
+        &["referee", "--json", "--run", "true", "--play", "draw"][..],
+        &[
+            "referee",
+            "--json",
+            "--run",
+            "true",
+            "--scripts",
+            "2",
+            "--size",
+            "5",
+        ][..],
+        &[
+            "referee", "--json", "--run", "true", "--keys", "keys.txt", "--junit", "j.xml",
+        ][..],
+        &[
+            "referee",
+            "--json",
+            "--run",
+            "true",
+            "--play",
+            "win",
+            "--gradescope",
+            "r.json",
+        ][..],
+    ] {
+        let ran = run.run(args, "");
+        assert_eq!(ran.code, 2, "{args:?}: {}", ran.stderr);
+        let json: serde_json::Value = serde_json::from_str(&ran.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", ran.stdout));
+        assert!(
+            json["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{json}"
+        );
+    }
+    assert!(!run.path("j.xml").exists() && !run.path("r.json").exists());
+}

@@ -250,7 +250,7 @@ fn kept_scripts_never_go_through_a_planted_link() {
     assert_eq!(ran.code, 2, "{}", ran.stderr);
     assert!(
         ran.stderr
-            .contains("the keep folder referee-failures: a symbolic link; power11 keeps scripts only in a folder it made"),
+            .contains("the keep folder referee-failures: a symbolic link; power11 keeps scripts only in a folder it made: remove it, or name a folder with --keep\n"),
         "{}",
         ran.stderr
     );

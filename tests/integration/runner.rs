@@ -260,6 +260,17 @@ fn a_program_that_polls_its_terminal_is_answered_once_it_is_quiet() {
         run.wait_for_input().status,
         Status::Ended(Ending::Exited(0))
     );
+    // Its quiet periods are not answering: 30 keys, a quiet period each, fit a time limit of
+    // a second.
+    let mut short = spec("python3 polls.py", folder.path());
+    short.time_limit = Duration::from_secs(1);
+    let mut run = Run::start(&short).unwrap();
+    run.wait_for_input();
+    for _ in 0..30 {
+        run.send(b"l\n");
+        let answer = run.wait_for_input();
+        assert_eq!(answer.status, Status::Waiting(Seen::Settled));
+    }
 }
 
 #[test]

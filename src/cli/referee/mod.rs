@@ -78,6 +78,25 @@ fn options_of(args: &RefereeArgs) -> anyhow::Result<(Options, Option<String>)> {
     Ok((options, save_before.map(|(_, text)| text)))
 }
 
+/// Refuses flags that would be ignored with the others given, rather than ignore them.
+fn refuse_ignored(args: &RefereeArgs) -> anyhow::Result<()> {
+    if args.size.is_some() && args.play.is_none() {
+        return Err(UsageError(
+            "--size picks the board --play plays (generated scripts play both sizes)".to_string(),
+        )
+        .into());
+    }
+    if (args.gradescope.is_some() || args.junit.is_some()) && args.scripts.is_none() {
+        return Err(UsageError(
+            "--gradescope and --junit grade generated scripts: give --scripts N (a play or a \
+             keys file is reported with --json)"
+                .to_string(),
+        )
+        .into());
+    }
+    Ok(())
+}
+
 fn referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
     let (options, save_text) = options_of(args)?;
     let assignment = options.assignment;
@@ -87,6 +106,7 @@ fn referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
         .iter()
         .map(|c| program_of(c))
         .collect::<anyhow::Result<_>>()?;
+    refuse_ignored(args)?;
     if !args.run.is_empty() {
         play::stop_on_signals()?;
     }
