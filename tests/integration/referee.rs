@@ -381,7 +381,8 @@ fn no_fifo_and_no_process_left_behind_hangs_the_referee() {
         stdout.starts_with("run: the program exited with code 0 after 0."),
         "{stdout}"
     );
-    // A process that left the group (setsid) is not waited for past the time limit.
+    // A process that left the group (setsid) is not waited for past the time limit; the key
+    // the program hung on is the run's problem (exit 3), not a board missing.
     let (code, stdout, _) = bounded(
         &run,
         &[
@@ -394,7 +395,7 @@ fn no_fifo_and_no_process_left_behind_hangs_the_referee() {
             "sh -c 'setsid sleep 60 & sleep 60'",
         ],
     );
-    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(code, 3, "{stdout}");
     assert!(
         stdout.starts_with("run: the program was still running after 1."),
         "{stdout}"
