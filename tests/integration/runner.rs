@@ -23,7 +23,7 @@ fn programs() -> PathBuf {
 }
 
 /// Whether `tool` is on `PATH`; if not, says the test is skipped.
-fn have(tool: &str, test: &str) -> bool {
+pub(crate) fn have(tool: &str, test: &str) -> bool {
     let found = std::process::Command::new("sh")
         .args(["-c", &format!("command -v {tool}")])
         .output()
