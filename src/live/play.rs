@@ -8,7 +8,7 @@
 use super::{Live, LiveError, Ran, Setup};
 use crate::model::board::Board;
 use crate::model::direction::Direction;
-use crate::model::random::{below, chance, seeded};
+use crate::model::random::{below, seeded};
 use crate::model::rules::Rules;
 use crate::players::{AnyPlayer, choose_on_board};
 use crate::referee::{Assignment, SaveBefore, Stage};
@@ -165,6 +165,9 @@ struct Player<'a> {
     undos: usize,
     /// Explore: moves made in this game.
     moves: usize,
+    /// Explore: after how many moves the first game is saved and quit, to resume (sooner
+    /// when the board fills, so that a resume comes before the game ends).
+    quit_at: usize,
     /// Keys queued to send, in order.
     queue: std::collections::VecDeque<String>,
 }
@@ -181,6 +184,7 @@ impl<'a> Player<'a> {
             resumed: false,
             undos: 0,
             moves: 0,
+            quit_at: 30,
             queue: std::collections::VecDeque::new(),
         }
     }
@@ -260,6 +264,7 @@ impl<'a> Player<'a> {
         }
         self.games += 1;
         self.moves = 0;
+        self.quit_at = 20 + below(&mut self.rng, 30);
         match self.assignment {
             Assignment::Mips if self.plan.goal == Goal::Win => {
                 // A start state one move from 512: the win is reached on any board size the
@@ -336,7 +341,9 @@ impl<'a> Player<'a> {
             }
             Assignment::Power11 if roll < 10 => return "s".to_string(),
             Assignment::Power11
-                if !self.resumed && self.moves >= 30 && chance(&mut self.rng, 0.1) =>
+                if !self.resumed
+                    && (self.moves >= self.quit_at
+                        || (self.moves >= 5 && board.empty_count() <= 2)) =>
             {
                 // Save, quit the game and the program: the next run resumes it.
                 self.resuming = true;
