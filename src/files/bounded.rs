@@ -2,6 +2,7 @@
 //! memory (a link to `/dev/zero`, a huge file) or block on a FIFO.
 
 use crate::files::open::{OpenError, open_regular};
+use std::fs::{File, Metadata};
 use std::io::{self, Read};
 use std::path::Path;
 
@@ -38,14 +39,7 @@ pub enum Expect {
 /// and a device has no end), its size once open, and the limit holds as it is read too (a file
 /// that grows meanwhile is refused, never cut).
 pub fn read_regular(path: &Path, limit: u64, expect: Expect) -> Result<Vec<u8>, BoundedReadError> {
-    let (file, meta) = open_regular(path).map_err(|e| match e {
-        OpenError::Io(e) => BoundedReadError::Io(e),
-        OpenError::NotRegular(what) => BoundedReadError::NotRegular(what),
-    })?;
-    if meta.len() > limit {
-        return Err(BoundedReadError::TooLarge(Some(meta.len())));
-    }
-    read_at_most(file, limit, meta.len(), expect)
+    read_opened(open_regular(path), limit, expect)
 }
 
 /// As [`read_regular`], but a link at `path`'s last name is refused, never followed
@@ -55,7 +49,20 @@ pub fn read_regular_not_link(
     limit: u64,
     expect: Expect,
 ) -> Result<Vec<u8>, BoundedReadError> {
-    let (file, meta) = crate::files::open::open_regular_not_link(path).map_err(|e| match e {
+    read_opened(
+        crate::files::open::open_regular_not_link(path),
+        limit,
+        expect,
+    )
+}
+
+/// The bytes of a regular file just opened, if it holds at most `limit`.
+fn read_opened(
+    opened: Result<(File, Metadata), OpenError>,
+    limit: u64,
+    expect: Expect,
+) -> Result<Vec<u8>, BoundedReadError> {
+    let (file, meta) = opened.map_err(|e| match e {
         OpenError::Io(e) => BoundedReadError::Io(e),
         OpenError::NotRegular(what) => BoundedReadError::NotRegular(what),
     })?;

@@ -65,28 +65,31 @@ pub fn kind_words(file_type: FileType) -> &'static str {
 /// A device or FIFO is refused before it is opened (opening some devices does something);
 /// one swapped in after that look is opened without blocking and refused once open.
 pub fn open_regular(path: &Path) -> Result<(File, Metadata), OpenError> {
-    let looked = std::fs::metadata(path).map_err(OpenError::Io)?;
-    if !looked.is_file() {
-        return Err(OpenError::NotRegular(kind_words(looked.file_type())));
-    }
-    let file = without_blocking(OpenOptions::new().read(true))
-        .open(path)
-        .map_err(OpenError::Io)?;
-    regular_file(file)
+    open_regular_following(path, true)
 }
 
 /// As [`open_regular`], but a link at `path`'s last name is refused, never followed (looked at
 /// first, and opened with `O_NOFOLLOW`, so a link swapped in between is refused too): for a
 /// file another program made, in a folder of ours, which may point anywhere.
 pub fn open_regular_not_link(path: &Path) -> Result<(File, Metadata), OpenError> {
-    let looked = std::fs::symlink_metadata(path).map_err(OpenError::Io)?;
+    open_regular_following(path, false)
+}
+
+/// [`open_regular`], following a link at the last name or not.
+fn open_regular_following(path: &Path, follow: bool) -> Result<(File, Metadata), OpenError> {
+    let looked = if follow {
+        std::fs::metadata(path)
+    } else {
+        std::fs::symlink_metadata(path)
+    }
+    .map_err(OpenError::Io)?;
     if !looked.is_file() {
         return Err(OpenError::NotRegular(kind_words(looked.file_type())));
     }
     let mut options = OpenOptions::new();
-    options.read(true);
+    without_blocking(options.read(true));
     #[cfg(unix)]
-    {
+    if !follow {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
     }

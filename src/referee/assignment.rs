@@ -608,18 +608,7 @@ fn power11_effect(reading: &Reading, key: &Key, before: &Before) -> Effect {
         (Phase::Menu, 'q') => Effect::Nothing(Blame::Nothing, Phase::Closed),
         (Phase::Game, k) if direction_of(k).is_some() => {
             let direction = direction_of(k).expect("a move key");
-            let current = reading.current().expect("a game has a state");
-            match current.board.slide(direction) {
-                None => Effect::Nothing(Blame::UnchangedMove, Phase::Game),
-                Some((slid, points)) => Effect::Change(
-                    Expect::Move {
-                        direction,
-                        slid,
-                        points,
-                    },
-                    Phase::Game,
-                ),
-            }
+            move_effect(reading, direction)
         }
         (Phase::Game, 'b') => match reading.history.second() {
             None => Effect::Nothing(Blame::UndoPastStart, Phase::Game),
@@ -632,6 +621,22 @@ fn power11_effect(reading: &Reading, key: &Key, before: &Before) -> Effect {
         (Phase::Game, 'q') => Effect::Nothing(Blame::Nothing, Phase::Menu),
         (Phase::Ended, _) => Effect::Nothing(Blame::EndReturns, Phase::Menu),
         (phase, _) => Effect::Nothing(Blame::Nothing, phase),
+    }
+}
+
+/// What a move in `direction` does to `reading`'s game: a slide to judge, or nothing.
+fn move_effect(reading: &Reading, direction: Direction) -> Effect {
+    let current = reading.current().expect("a game has a state");
+    match current.board.slide(direction) {
+        None => Effect::Nothing(Blame::UnchangedMove, Phase::Game),
+        Some((slid, points)) => Effect::Change(
+            Expect::Move {
+                direction,
+                slid,
+                points,
+            },
+            Phase::Game,
+        ),
     }
 }
 
@@ -668,18 +673,7 @@ fn mips_effect(reading: &Reading, key: &Key) -> Effect {
                 Some('X') => return Effect::Nothing(Blame::Nothing, Phase::Closed),
                 _ => return Effect::Nothing(Blame::Nothing, Phase::Game),
             };
-            let current = reading.current().expect("a game has a state");
-            match current.board.slide(direction) {
-                None => Effect::Nothing(Blame::UnchangedMove, Phase::Game),
-                Some((slid, points)) => Effect::Change(
-                    Expect::Move {
-                        direction,
-                        slid,
-                        points,
-                    },
-                    Phase::Game,
-                ),
-            }
+            move_effect(reading, direction)
         }
         Phase::Ended | Phase::Closed => Effect::Nothing(Blame::Nothing, Phase::Closed),
     }

@@ -1,35 +1,13 @@
 //! Data-driven boundary tests through the real binary, with exact expected output: every
 //! board-file format on every size, and the knobs' error messages.
 
-use crate::common::{KEYS, MENU, Run, check_error, check_in};
+use crate::common::{KEYS, MENU, Run, check_error, check_in, framed};
 
 /// The test board of side `n`: the diagonal holds 2, 4, 8, ..., every other cell is empty.
 fn diagonal(n: usize) -> Vec<Vec<u64>> {
     (0..n)
         .map(|r| (0..n).map(|c| if r == c { 2 << r } else { 0 }).collect())
         .collect()
-}
-
-/// The board as the assignment draws it, written out from the spec (not by the program's
-/// renderer): a `#` frame, cells right-aligned in 4 characters joined by `|`.
-fn framed(rows: &[Vec<u64>]) -> String {
-    let n = rows.len();
-    let frame = "#".repeat(2 + 4 * n + (n - 1));
-    let mut text = format!("{frame}\n");
-    for row in rows {
-        let cells: Vec<String> = row
-            .iter()
-            .map(|&v| {
-                if v == 0 {
-                    "    ".to_string()
-                } else {
-                    format!("{v:>4}")
-                }
-            })
-            .collect();
-        text = text + "#" + &cells.join("|") + "#\n";
-    }
-    text + &frame + "\n"
 }
 
 fn grid(rows: &[Vec<u64>], separator: &str) -> String {

@@ -253,3 +253,25 @@ pub(crate) fn python(args: &str) -> Option<String> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs/power11.py");
     Some(format!("python3 {} {args}", path.display()))
 }
+
+/// The board as the assignment draws it, written out from the spec (not by the program's
+/// renderer): a `#` frame, cells right-aligned in 4 characters joined by `|`.
+pub(crate) fn framed(rows: &[Vec<u64>]) -> String {
+    let n = rows.len();
+    let frame = "#".repeat(2 + 4 * n + (n - 1));
+    let mut text = format!("{frame}\n");
+    for row in rows {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|&v| {
+                if v == 0 {
+                    "    ".to_string()
+                } else {
+                    format!("{v:>4}")
+                }
+            })
+            .collect();
+        text = text + "#" + &cells.join("|") + "#\n";
+    }
+    text + &frame + "\n"
+}

@@ -1,27 +1,13 @@
 //! Saves edited by hand into a history no play could make: they resume (the file is the
 //! user's), say once which state breaks a rule, and set no best score.
 
-use crate::common::Run;
-use std::fmt::Write as _;
+use crate::common::{Run, framed};
 
-/// A state of a save, as the assignment writes it: `Score: N`, then the board.
+/// A state of a save, as the assignment writes it: `Score: N`, then the board (no newline
+/// after it: a save's last state has none).
 fn state(score: u64, rows: [[u64; 4]; 4]) -> String {
-    let mut text = format!("Score: {score}\n#####################\n");
-    for row in rows {
-        let cells: Vec<String> = row
-            .iter()
-            .map(|&v| {
-                if v == 0 {
-                    "    ".to_string()
-                } else {
-                    format!("{v:>4}")
-                }
-            })
-            .collect();
-        let _ = writeln!(text, "#{}#", cells.join("|"));
-    }
-    text.push_str("#####################");
-    text
+    let rows: Vec<Vec<u64>> = rows.iter().map(|row| row.to_vec()).collect();
+    format!("Score: {score}\n{}", framed(&rows).trim_end())
 }
 
 /// The best score recorded for Power-11 4x4 games, if any.
