@@ -239,21 +239,14 @@ impl Referee {
     }
 
     /// What the program printed before its first key (its menu): no board is expected there,
-    /// and any it holds must be explained by the first key. Call before the first [`Self::key`].
+    /// and any it holds must be explained by the first key. Call before the first [`Self::keys`].
     pub fn opening(&mut self, printed: &str) {
         let piece = self.scanner.scan(printed);
         self.replay.extend(piece);
     }
 
-    /// `key`, and what the program printed in answer to it.
-    pub fn key(&mut self, key: &Key, printed: &str) {
-        self.keys += 1;
-        let piece = self.scanner.scan(printed);
-        self.replay.key_with(key, piece);
-    }
-
-    /// `keys`, fed to the program at once (a line of several keys), and what it printed in
-    /// answer to them: which board is whose, the rules tell.
+    /// `keys`, fed to the program at once (a line of keys, or one key), and what it printed
+    /// in answer to them: which board is whose, the rules tell.
     pub fn keys(&mut self, keys: &[Key], printed: &str) {
         self.keys += keys.len();
         let piece = self.scanner.scan(printed);

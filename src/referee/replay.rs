@@ -79,14 +79,6 @@ impl Replay {
         self.boards.extend(piece.boards);
     }
 
-    /// Carries out `key`, whose answer is `piece`.
-    pub(super) fn key_with(&mut self, key: &Key, piece: Piece) {
-        if let Some(last) = self.boards.last_mut() {
-            last.ends.extend(piece.earlier_ends);
-        }
-        self.key(key, piece.boards);
-    }
-
     /// Carries out `keys`, fed at once (a line of several keys), whose answer is `piece`: the
     /// boards are the keys' together, and the rules tell which is whose.
     pub(super) fn keys_with(&mut self, keys: &[Key], piece: Piece) {

@@ -474,3 +474,38 @@ fn arguments_refused_are_said_in_json_too_and_grades_need_scripts() {
     }
     assert!(!run.path("j.xml").exists() && !run.path("r.json").exists());
 }
+
+#[test]
+fn memory_sets_the_limit_each_process_runs_under() {
+    if python("").is_none() {
+        return;
+    }
+    let run = Run::new();
+    std::fs::write(run.path("keys.txt"), "h\n").unwrap();
+    let program =
+        "python3 -c \"import sys; b = bytearray(200 << 20); sys.stderr.write('granted')\"";
+    let said = |more: &[&str]| {
+        let mut args = vec!["referee", "--run", program, "--keys", "keys.txt", "--json"];
+        args.extend(more);
+        let ran = run.run(&args, "");
+        let json: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
+        json["run"]["stderr"]["end"].as_str().unwrap().to_string()
+    };
+    assert!(said(&[]).contains("granted"));
+    assert!(said(&["--memory", "none"]).contains("granted"));
+    assert!(said(&["--memory", "64M"]).contains("MemoryError"));
+    for refused in ["1", "15M", "2T", "lots"] {
+        let ran = run.run(
+            &[
+                "referee", "--run", program, "--keys", "keys.txt", "--memory", refused,
+            ],
+            "",
+        );
+        assert_eq!(ran.code, 2, "{refused}");
+        assert!(
+            ran.stderr.contains("is not an amount of memory"),
+            "{}",
+            ran.stderr
+        );
+    }
+}
