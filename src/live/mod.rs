@@ -39,6 +39,9 @@ pub enum LiveError {
     /// The runner could not start it.
     #[error(transparent)]
     Run(#[from] RunError),
+    /// A Power-11 play asked for a board the assignment has not (4x4 and 5x5 only).
+    #[error("Power-11 is played on 4x4 (Hard) and 5x5 (Easy) boards, not {0}x{0}")]
+    Size(usize),
 }
 
 /// A run, refereed, done.

@@ -90,7 +90,14 @@ pub struct Plan<'a> {
 /// Plays `setup`'s program as `plan` says, refereeing every board as it comes.
 pub fn play(setup: &Setup, plan: Plan<'_>) -> Result<Played, LiveError> {
     let started = Instant::now();
-    let mut player = Player::new(setup.options.assignment, plan);
+    let rules = match setup.options.assignment {
+        Assignment::Mips => Rules::mini(),
+        Assignment::Power11 => match plan.size {
+            4 | 5 => Rules::power11(plan.size).map_err(|_| LiveError::Size(plan.size))?,
+            size => return Err(LiveError::Size(size)),
+        },
+    };
+    let mut player = Player::new(setup.options.assignment, rules, plan);
     let mut runs = Vec::new();
     let mut live = Live::start(setup, SaveBefore::Nothing, None)?;
     let mut unanswered = false;
@@ -153,6 +160,8 @@ fn count_keys(ran: &Ran) -> usize {
 /// The chooser of keys, and what it has done so far.
 struct Player<'a> {
     assignment: Assignment,
+    /// The rules of the games played.
+    rules: Rules,
     plan: Plan<'a>,
     rng: rand_chacha::ChaCha8Rng,
     games: usize,
@@ -173,9 +182,10 @@ struct Player<'a> {
 }
 
 impl<'a> Player<'a> {
-    fn new(assignment: Assignment, plan: Plan<'a>) -> Player<'a> {
+    fn new(assignment: Assignment, rules: Rules, plan: Plan<'a>) -> Player<'a> {
         Player {
             assignment,
+            rules,
             rng: seeded(plan.seed),
             plan,
             games: 0,
@@ -186,14 +196,6 @@ impl<'a> Player<'a> {
             moves: 0,
             quit_at: 30,
             queue: std::collections::VecDeque::new(),
-        }
-    }
-
-    /// The rules of the games played.
-    fn rules(&self) -> Rules {
-        match self.assignment {
-            Assignment::Mips => Rules::mini(),
-            Assignment::Power11 => Rules::power11(self.plan.size).unwrap_or_else(|_| Rules::mini()),
         }
     }
 
@@ -210,7 +212,7 @@ impl<'a> Player<'a> {
         let Some(state) = referee.state().filter(|_| over) else {
             return;
         };
-        if self.rules().goal_reached(&state.board) {
+        if self.rules.goal_reached(&state.board) {
             self.reached = Some(Reached::Win);
         } else if Direction::ALL
             .into_iter()
@@ -295,9 +297,8 @@ impl<'a> Player<'a> {
 
     /// In a game on `board`, with `undoable` moves to undo.
     fn in_game(&mut self, board: &Board, undoable: usize) -> String {
-        let rules = self.rules();
         let direction = match self.plan.goal {
-            Goal::Win => choose_on_board(self.plan.player, board, &rules, &mut self.rng),
+            Goal::Win => choose_on_board(self.plan.player, board, &self.rules, &mut self.rng),
             Goal::Lose => losing_move(board),
             Goal::Explore => return self.explore(board, undoable),
         };
