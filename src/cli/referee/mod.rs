@@ -162,11 +162,7 @@ fn referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
     }
     let count = args.scripts.expect("checked above");
     let seed = args.seed.unwrap_or_else(super::os_seed);
-    let keep = match &args.keep {
-        Some(path) => KeepDir::prepare(path, false),
-        None => KeepDir::prepare(Path::new("referee-failures"), true),
-    }
-    .map_err(UsageError)?;
+    let keep = keep_dir(args)?;
     let scripts = (0..count)
         .map(|index| {
             let mut rng = seeded(mix(seed ^ mix(index)));
@@ -187,6 +183,16 @@ fn referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
     let graded = class.grade(Some(&keep), Some(seed));
     keep.finish();
     graded
+}
+
+/// The folder failing runs are kept in: `--keep`, else `referee-failures` (made for the run,
+/// refused when it is a link or another user's).
+pub(super) fn keep_dir(args: &RefereeArgs) -> anyhow::Result<KeepDir> {
+    Ok(match &args.keep {
+        Some(path) => KeepDir::prepare(path, false),
+        None => KeepDir::prepare(Path::new("referee-failures"), true),
+    }
+    .map_err(UsageError)?)
 }
 
 /// The report of one transcript or one run: in words or JSON, then the verdict.
@@ -216,7 +222,11 @@ fn print_one(args: &RefereeArgs, report: &Report, run: Option<&Ran>) -> anyhow::
 }
 
 /// Exit 1 where a rule was broken, 3 where only a run went wrong, 0 otherwise.
-fn verdict(broken: bool, problem: bool, words: impl FnOnce() -> String) -> anyhow::Result<()> {
+pub(super) fn verdict(
+    broken: bool,
+    problem: bool,
+    words: impl FnOnce() -> String,
+) -> anyhow::Result<()> {
     match (broken, problem) {
         (false, false) => Ok(()),
         (true, _) => Err(Verdict {

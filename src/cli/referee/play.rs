@@ -5,15 +5,14 @@
 use super::super::args::RefereeArgs;
 use super::super::player::{Boards, Loading, PlayerSetup, player_for};
 use super::super::{StandardOutput, UsageError, Verdict};
-use super::{in_words, run_json, run_problem, setup_of};
-use crate::files::runs::KeepDir;
+use super::{in_words, keep_dir, run_json, run_problem, setup_of, verdict};
 use crate::live::play::{Goal, Plan, Played, Reached, play};
 use crate::model::rules::Rules;
 use crate::players::{PlayerKind, SearchConfig};
 use crate::referee::{Assignment, Options};
 use std::fmt::Write as _;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicI32, Ordering};
 
 /// The signal that stopped the referee, 0 while none has.
@@ -84,11 +83,7 @@ pub(super) fn run_play(
     let (mut strongest, _) = player_for(&setup)?;
     let seed = args.seed.unwrap_or_else(super::super::os_seed);
     let live_setup = setup_of(args, program, options)?;
-    let keep = match &args.keep {
-        Some(path) => KeepDir::prepare(path, false),
-        None => KeepDir::prepare(Path::new("referee-failures"), true),
-    }
-    .map_err(UsageError)?;
+    let keep = keep_dir(args)?;
     let played = play(
         &live_setup,
         Plan {
@@ -133,19 +128,10 @@ pub(super) fn run_play(
     if let Some(signal) = stopped_by() {
         return Err(stopped(signal, "the play so far"));
     }
-    match (broken, problem) {
-        (true, _) => Err(Verdict {
-            code: 1,
-            words: "a rule broken in play".to_string(),
-        }
-        .into()),
-        (false, Some(problem)) => Err(Verdict {
-            code: 3,
-            words: problem.words,
-        }
-        .into()),
-        (false, None) => Ok(()),
-    }
+    verdict(broken, problem.is_some(), || match problem {
+        Some(problem) if !broken => problem.words,
+        _ => "a rule broken in play".to_string(),
+    })
 }
 
 /// A play as JSON: `play` (goal, reached, keys, seconds, seed, size), the run a grader looks
