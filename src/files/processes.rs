@@ -107,10 +107,57 @@ pub enum Call {
 }
 
 /// What thread `tid` of process `pid` is doing, or `None` where `/proc` does not say (the
-/// thread ended, or the kernel keeps it from this process).
+/// thread ended, or the kernel keeps it from this process). A thread is
+/// [`Call::Blocked`] only if it was asleep in that call the whole time it was looked at
+/// (asleep before and after, and not once woken between): `syscall` also names the call
+/// of a thread woken but not yet back on a CPU, or taken off one inside the call, and such
+/// a thread is at work ([`Call::Running`]).
 pub fn call(pid: u32, tid: u32) -> Option<Call> {
-    let bytes = read_proc(&format!("/proc/{pid}/task/{tid}/syscall"), 512)?;
-    parse_call(std::str::from_utf8(&bytes).ok()?)
+    let task = format!("/proc/{pid}/task/{tid}");
+    let before = parse_sleep(&read_proc(&format!("{task}/status"), 4096)?)?;
+    let bytes = read_proc(&format!("{task}/syscall"), 512)?;
+    let call = parse_call(std::str::from_utf8(&bytes).ok()?)?;
+    if matches!(call, Call::Blocked { .. }) {
+        let after = parse_sleep(&read_proc(&format!("{task}/status"), 4096)?)?;
+        if !before.asleep || after != before {
+            return Some(Call::Running);
+        }
+    }
+    Some(call)
+}
+
+/// A thread's sleep as its `status` shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Sleep {
+    /// Asleep, to be woken by what it waits for (state `S`).
+    asleep: bool,
+    /// The times it has left a CPU: it ran between two reads that differ.
+    switches: u64,
+}
+
+fn parse_sleep(text: &[u8]) -> Option<Sleep> {
+    let text = std::str::from_utf8(text).ok()?;
+    let mut asleep = None;
+    let mut switches = 0;
+    let mut counts = 0;
+    for line in text.lines() {
+        let Some((name, value)) = line.split_once(':') else {
+            continue;
+        };
+        let value = value.trim();
+        match name {
+            "State" => asleep = Some(value.starts_with('S')),
+            "voluntary_ctxt_switches" | "nonvoluntary_ctxt_switches" => {
+                switches += value.parse::<u64>().ok()?;
+                counts += 1;
+            }
+            _ => {}
+        }
+    }
+    (counts == 2).then_some(Sleep {
+        asleep: asleep?,
+        switches,
+    })
 }
 
 fn parse_call(text: &str) -> Option<Call> {
@@ -202,6 +249,66 @@ mod tests {
         );
         assert_eq!(parse_call("-1 0x7fff 0x7f0d\n"), Some(Call::Other));
         assert_eq!(parse_call(""), None);
+    }
+
+    #[test]
+    fn a_sleep_is_its_state_and_its_switches() {
+        let status = b"Name:\tsh\nState:\tS (sleeping)\nTgid:\t7\n\
+                       voluntary_ctxt_switches:\t12\nnonvoluntary_ctxt_switches:\t3\n";
+        assert_eq!(
+            parse_sleep(status),
+            Some(Sleep {
+                asleep: true,
+                switches: 15
+            })
+        );
+        let running = b"State:\tR (running)\nvoluntary_ctxt_switches:\t1\n\
+                        nonvoluntary_ctxt_switches:\t0\n";
+        assert_eq!(parse_sleep(running).map(|s| s.asleep), Some(false));
+        assert_eq!(parse_sleep(b"State:\tS (sleeping)\n"), None);
+    }
+
+    #[test]
+    fn a_thread_stopped_inside_a_read_is_not_blocked_in_it() {
+        /// Ends the child however the test ends (a stopped child would outlive it).
+        struct Reaped(std::process::Child);
+        impl Drop for Reaped {
+            fn drop(&mut self) {
+                let _ = self.0.kill();
+                let _ = self.0.wait();
+            }
+        }
+        let child = Reaped(
+            std::process::Command::new("sh")
+                .args(["-c", "read line"])
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap(),
+        );
+        let pid = child.0.id();
+        let blocked = Call::Blocked {
+            number: libc::SYS_read,
+            first: 0,
+        };
+        for _ in 0..10_000 {
+            if call(pid, pid) == Some(blocked) {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        assert_eq!(call(pid, pid), Some(blocked));
+        // SAFETY: kill signals the child this test started.
+        unsafe { libc::kill(pid as i32, libc::SIGSTOP) };
+        for _ in 0..10_000 {
+            if process(pid).is_some_and(|p| p.state == b'T') {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        // Its read is not what holds it now: no input would wake it.
+        assert_eq!(call(pid, pid), Some(Call::Running));
+        drop(child);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Whether a program waits for its next input. A program waits when one of its threads is
 //! blocked reading its terminal with nothing left to read there: `/proc/PID/task/TID/syscall`
-//! names the call (`read`, `readv`, `pread64`, ...) and its descriptor, and
+//! names the call (`read`, `readv`, `pread64`, ...) and its descriptor (of a thread asleep in
+//! it throughout the look: a thread taken off its CPU inside the call has input to handle), and
 //! `/proc/PID/fd/N` says where that leads. A program that waits otherwise (it polls its
 //! terminal, or `/proc` does not say) is taken as waiting once it has printed nothing, run no
 //! thread and used no CPU for a quiet period.

@@ -282,6 +282,34 @@ fn power11_passes_its_referee_with_a_line_of_70_kib_and_arrow_escapes() {
 }
 
 #[test]
+fn referees_at_once_never_take_an_answer_before_the_program_has_read_its_keys() {
+    // A program taken off its CPU inside a `read` looks blocked in it: on a busy machine the
+    // answer to a long line was taken before the program had read the line (1 run in 10).
+    let power11 = assert_cmd::cargo::cargo_bin("power11");
+    let program = format!("'{}' --seed 3", power11.display());
+    let line = format!("h{}\u{1b}[A\u{1b}[C l u\n", " ".repeat(70 << 10));
+    let keys = format!("{line}\u{1b}[Bs\nq\nq\n");
+    let workers: Vec<_> = (0..6)
+        .map(|_| {
+            let (program, keys) = (program.clone(), keys.clone());
+            std::thread::spawn(move || {
+                let run = Run::new();
+                std::fs::write(run.path("keys.txt"), keys).unwrap();
+                let args = ["referee", "--run", &program, "--keys", "keys.txt", "--json"];
+                (0..10)
+                    .map(|_| run.run(&args, ""))
+                    .find(|ran| ran.code != 0)
+                    .map(|ran| ran.stdout)
+            })
+        })
+        .collect();
+    for worker in workers {
+        let failed = worker.join().unwrap();
+        assert!(failed.is_none(), "{}", failed.unwrap_or_default());
+    }
+}
+
+#[test]
 fn a_run_that_leaves_no_save_after_s_breaks_save_state() {
     let Some(program) = python("--seed 1") else {
         return;
