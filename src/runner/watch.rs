@@ -1,5 +1,6 @@
 //! Whether a program waits for its next input. A program waits when one of its threads is
-//! blocked reading its terminal with nothing left to read there: `/proc/PID/task/TID/syscall`
+//! blocked reading its terminal with nothing left to read there and none of its threads is at
+//! work (a reader back in `read` while another thread works on what it read has not answered): `/proc/PID/task/TID/syscall`
 //! names the call (`read`, `readv`, `pread64`, ...) and its descriptor (of a thread asleep in
 //! it throughout the look: a thread taken off its CPU inside the call has input to handle), and
 //! `/proc/PID/fd/N` says where that leads. A program that waits otherwise (it polls its
@@ -79,6 +80,7 @@ impl Watch {
             self.look_for_descendants(tree, now);
         }
         let mut running = false;
+        let mut reading = false;
         for &pid in &self.known {
             for tid in processes::threads(pid) {
                 match processes::call(pid, tid) {
@@ -86,11 +88,15 @@ impl Watch {
                     Some(Call::Blocked { number, first })
                         if READS.contains(&number) && reads_terminal(pid, first, terminal) =>
                     {
-                        return Look::Reading;
+                        reading = true;
                     }
                     _ => {}
                 }
             }
+        }
+        // A reader waiting while another thread works on what it read has not answered yet.
+        if reading && !running {
+            return Look::Reading;
         }
         if running {
             self.moved = now;

@@ -201,6 +201,11 @@ fn programs_are_held_and_a_correct_one_passes_whatever_it_does_beside() {
     assert_eq!(ran.code, 0, "{}", ran.stdout);
     let json: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
     assert_eq!(json["run"]["ended"], "kept-reading");
+    // Its input read by one thread while another works on the last key: answered when the
+    // work is done, not when the reader is back in `read`.
+    let threads = python("--seed 1 --fault reader-thread").unwrap();
+    let (code, json) = play(&run, &threads, "lose", &["--seed", "4"]);
+    assert_eq!(code, 0, "{json}");
 }
 
 #[cfg(target_os = "linux")]

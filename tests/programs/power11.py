@@ -34,19 +34,24 @@
 #   stderr-flood       writes 200 KB of debugging text to standard error over the run (correct otherwise).
 #   setsid-helper      starts a helper in a new session (setsid) that sleeps 600 s holding stdout open.
 #   hog-memory         asks for 3 GiB at start (prints `allocated` if it got it; a note on stderr if not).
+#   reader-thread      a second thread reads the input and hands it over; the main thread then works
+#                      20 ms on it before it answers, while the reader waits in `read` (correct otherwise).
 
 import codecs
 import collections
 import os
+import queue
 import random
 import subprocess
 import sys
+import threading
 import time
 
 FAULTS = {
     "win-score", "early-loss", "one-tile-start", "no-new-tile", "merge-twice",
     "undo-unchanged", "save-newest-first", "resume-wrong", "score-twice",
     "crash-on-resume", "spin-on-save", "never-exit", "stderr-flood", "setsid-helper", "hog-memory",
+    "reader-thread",
 }
 
 SAVE_FILE = "power11.saved"
@@ -137,18 +142,39 @@ class Debug:
 class Keys:
     """Keys as `cin >> c` reads them: every non-blank character, as it comes."""
 
-    def __init__(self, out, never_exit):
+    def __init__(self, out, never_exit, reader_thread):
         self.out = out
         self.never_exit = never_exit
         self.pending = collections.deque()
         self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self.eof = False
+        self.handed = None
+        if reader_thread:
+            self.handed = queue.Queue()
+            threading.Thread(target=self._reader, daemon=True).start()
 
-    def _read(self):
+    def _read_input(self):
         try:
             return os.read(0, 4096)
         except OSError:
             return b""
+
+    def _reader(self):
+        while True:
+            data = self._read_input()
+            self.handed.put(data)
+            if not data:
+                return
+
+    def _read(self):
+        if self.handed is None:
+            return self._read_input()
+        data = self.handed.get()
+        # reader-thread: work on what came, the reader already back in `read`.
+        busy_until = time.perf_counter() + 0.02
+        while time.perf_counter() < busy_until:
+            pass
+        return data
 
     def next(self):
         """The next key, or None at the end of the input."""
@@ -174,7 +200,7 @@ class Keys:
         # never-exit: a program that loops on a failed read.
         while True:
             time.sleep(0.05)
-            self._read()
+            self._read_input()
 
 
 class Output:
@@ -582,7 +608,7 @@ def main():
     rng = random.Random(seed) if seed is not None else random.Random()
     out = Output()
     program = Program(rng, faults, out, debug)
-    keys = Keys(out, "never-exit" in faults)
+    keys = Keys(out, "never-exit" in faults, "reader-thread" in faults)
     try:
         program.run(keys)
         out.flush()
