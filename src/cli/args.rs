@@ -217,7 +217,8 @@ pub(super) struct RefereeArgs {
     #[arg(long, value_name = "NAME", default_value = "power11", value_parser = ["power11", "mips"])]
     pub(super) interface: String,
     /// With --run: the seconds a run may spend answering its keys, summed over the run, before
-    /// it is stopped (and said to hang) [default: 10, and 120 with --play].
+    /// it is stopped (and said to hang) [default: 10, and 120 with --play, plus 0.05 a line
+    /// sent, and at most 10 on one answer].
     #[arg(
         long,
         value_name = "SECONDS",

@@ -101,6 +101,9 @@ pub enum Call {
         number: i64,
         /// Its first argument.
         first: u64,
+        /// Whether the call ends by itself after a time (a sleep, or a wait given a timeout):
+        /// a thread in such a call may wake to work with nothing sent to it.
+        timed: bool,
     },
     /// It is blocked outside a system call (a page fault), or ended.
     Other,
@@ -170,11 +173,53 @@ fn parse_call(text: &str) -> Option<Call> {
     if number < 0 {
         return Some(Call::Other);
     }
-    let argument = words.next()?.strip_prefix("0x")?;
+    let mut args = [0u64; 6];
+    for arg in &mut args {
+        *arg = u64::from_str_radix(words.next()?.strip_prefix("0x")?, 16).ok()?;
+    }
     Some(Call::Blocked {
         number,
-        first: u64::from_str_radix(argument, 16).ok()?,
+        first: args[0],
+        timed: timed(number, &args),
     })
+}
+
+/// Whether system call `number`, blocked with arguments `args`, ends by itself after a time.
+/// Waits with no timeout (a `read`, a `futex` wait without one, `poll` with -1) end only by
+/// an event.
+fn timed(number: i64, args: &[u64; 6]) -> bool {
+    /// `futex` operations that wait, after its private and clock flags are taken off.
+    const FUTEX_WAITS: [u64; 5] = [0, 6, 9, 11, 13];
+    // A negative `int` timeout (its sign bit set in the register's low half): -1 waits for
+    // ever.
+    let forever = |arg: u64| arg & 0x8000_0000 != 0;
+    match number {
+        libc::SYS_nanosleep | libc::SYS_clock_nanosleep => true,
+        libc::SYS_futex => FUTEX_WAITS.contains(&(args[1] & 0x7f)) && args[3] != 0,
+        libc::SYS_futex_waitv | libc::SYS_epoll_pwait2 => args[3] != 0,
+        libc::SYS_ppoll | libc::SYS_rt_sigtimedwait => args[2] != 0,
+        libc::SYS_pselect6 => args[4] != 0,
+        libc::SYS_epoll_pwait => !forever(args[3]),
+        #[cfg(target_arch = "x86_64")]
+        libc::SYS_poll => !forever(args[2]),
+        #[cfg(target_arch = "x86_64")]
+        libc::SYS_select => args[4] != 0,
+        #[cfg(target_arch = "x86_64")]
+        libc::SYS_epoll_wait => !forever(args[3]),
+        _ => false,
+    }
+}
+
+/// The process id the machine gave last (to a process or a thread), as `/proc/loadavg` says:
+/// while it stays the same, no process has been started since.
+pub fn last_created() -> Option<u32> {
+    let bytes = read_proc("/proc/loadavg", 256)?;
+    std::str::from_utf8(&bytes)
+        .ok()?
+        .split_ascii_whitespace()
+        .nth(4)?
+        .parse()
+        .ok()
 }
 
 /// Where file descriptor `fd` of process `pid` leads (a path, or words such as
@@ -244,9 +289,69 @@ mod tests {
             parse_call("0 0x3 0x7f0d 0x20000 0x0 0x0 0x0 0x7fff 0x7f0d\n"),
             Some(Call::Blocked {
                 number: 0,
-                first: 3
+                first: 3,
+                timed: false,
             })
         );
+        let futex = |op: u64, timeout: u64| {
+            let text = format!(
+                "{} 0x7f 0x{op:x} 0x0 0x{timeout:x} 0x0 0x0 0x7fff 0x7f0d",
+                libc::SYS_futex
+            );
+            parse_call(&text)
+        };
+        // Java's timed waits and a lock waited for without end.
+        assert!(matches!(
+            futex(0x89, 0x7f26),
+            Some(Call::Blocked { timed: true, .. })
+        ));
+        assert!(matches!(
+            futex(0x189, 0),
+            Some(Call::Blocked { timed: false, .. })
+        ));
+        // A wake is no wait.
+        assert!(matches!(
+            futex(0x81, 0x7f26),
+            Some(Call::Blocked { timed: false, .. })
+        ));
+        let sleep = format!(
+            "{} 0x1 0x1 0x7fff 0x0 0x0 0x0 0x7fff 0x7f0d",
+            libc::SYS_clock_nanosleep
+        );
+        assert!(matches!(
+            parse_call(&sleep),
+            Some(Call::Blocked { timed: true, .. })
+        ));
+        let ppoll = |tsp: u64| {
+            parse_call(&format!(
+                "{} 0x7fff 0x1 0x{tsp:x} 0x0 0x8 0x0 0x7fff 0x7f0d",
+                libc::SYS_ppoll
+            ))
+        };
+        assert!(matches!(ppoll(0), Some(Call::Blocked { timed: false, .. })));
+        assert!(matches!(
+            ppoll(0x7ffe),
+            Some(Call::Blocked { timed: true, .. })
+        ));
+        #[cfg(target_arch = "x86_64")]
+        {
+            let poll_ms = |ms: u64| {
+                parse_call(&format!(
+                    "{} 0x7fff 0x1 0x{ms:x} 0x0 0x0 0x0 0x7fff 0x7f0d",
+                    libc::SYS_poll
+                ))
+            };
+            assert!(matches!(
+                poll_ms(0xffff_ffff),
+                Some(Call::Blocked { timed: false, .. })
+            ));
+            assert!(matches!(
+                poll_ms(20),
+                Some(Call::Blocked { timed: true, .. })
+            ));
+        }
+        // Cut short: not read as a call.
+        assert_eq!(parse_call("0 0x3 0x7f0d\n"), None);
         assert_eq!(parse_call("-1 0x7fff 0x7f0d\n"), Some(Call::Other));
         assert_eq!(parse_call(""), None);
     }
@@ -290,6 +395,7 @@ mod tests {
         let blocked = Call::Blocked {
             number: libc::SYS_read,
             first: 0,
+            timed: false,
         };
         for _ in 0..10_000 {
             if call(pid, pid) == Some(blocked) {
@@ -333,6 +439,7 @@ mod tests {
         let blocked = Call::Blocked {
             number: libc::SYS_read,
             first: 0,
+            timed: false,
         };
         let mut seen = None;
         for _ in 0..10_000 {
@@ -357,5 +464,8 @@ mod tests {
         drop(child.stdin.take());
         child.wait().unwrap();
         assert!(tasks_of_user(rustix::process::getuid().as_raw()) >= 1);
+        // The child was made after any process this test started before it.
+        let last = last_created().unwrap();
+        assert!(last >= pid, "{last} < {pid}");
     }
 }

@@ -26,6 +26,10 @@ pub struct Setup {
     pub limits: Limits,
     /// The longest the runner waits on a run, summed over it.
     pub time_limit: Duration,
+    /// Time added to the limit for each line sent ([`crate::runner::Spec::per_key`]).
+    pub per_key: Duration,
+    /// The longest one answer may take ([`crate::runner::Spec::key_limit`]).
+    pub key_limit: Option<Duration>,
     /// How to referee it (`before` is set for each run from the save it is given).
     pub options: Options,
 }
@@ -96,6 +100,8 @@ impl Live {
         let mut spec = Spec::new(setup.words.clone(), &setup.origin, folder.path());
         spec.limits = setup.limits;
         spec.time_limit = setup.time_limit;
+        spec.per_key = setup.per_key;
+        spec.key_limit = setup.key_limit;
         let mut run = Run::start(&spec)?;
         let mut options = setup.options.clone();
         options.before = before;

@@ -195,6 +195,10 @@ pub struct Outcome {
     pub answering: Answering,
     /// Seconds from its start to its end (the caller's time between calls included).
     pub seconds: f64,
+    /// Seconds it spent answering, as counted against its time limit.
+    pub answering_seconds: f64,
+    /// Its time limit at its end, in seconds: the spec's, and its time for each chunk sent.
+    pub time_limit: f64,
     /// Its standard output, up to the cap.
     pub stdout: Vec<u8>,
     /// Its standard error: head, tail and total.

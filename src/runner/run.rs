@@ -36,6 +36,8 @@ pub struct Run {
     watch: Watch,
     started: Instant,
     time_limit: Duration,
+    per_key: Duration,
+    key_limit: Option<Duration>,
     /// The time the runner has waited on the program so far.
     waited: Duration,
     stdout_cap: usize,
@@ -185,6 +187,8 @@ impl Run {
             watch: Watch::new(spec.settle, now),
             started: now,
             time_limit: spec.time_limit,
+            per_key: spec.per_key,
+            key_limit: spec.key_limit,
             waited: Duration::ZERO,
             stdout_cap: spec.stdout_cap,
             stdout: Vec::new(),
@@ -268,7 +272,11 @@ impl Run {
             if self.terminal.input_pending() {
                 self.watch.moved(now);
             } else {
-                let seen = match self.watch.look(&self.tree, self.terminal.name(), now) {
+                let printed = self.stdout.len() > self.answered;
+                let seen = match self
+                    .watch
+                    .look(&self.tree, self.terminal.name(), now, printed)
+                {
                     Look::Reading => Some(Seen::Reading),
                     Look::Settled => Some(Seen::Settled),
                     Look::Busy => None,
@@ -316,6 +324,8 @@ impl Run {
             ending: self.ending.clone().expect("ended above"),
             answering: self.answering,
             seconds: ended_at.duration_since(self.started).as_secs_f64(),
+            answering_seconds: self.waited.as_secs_f64(),
+            time_limit: self.limit().as_secs_f64(),
             stdout: std::mem::take(&mut self.stdout),
             stderr,
             leftovers: self.leftovers,
@@ -374,17 +384,33 @@ impl Run {
             Some(Exit::Signal(signal)) => return Some(Ending::Signal(signal)),
             None => {}
         }
-        (self.waited + begun.elapsed() >= self.time_limit)
-            .then_some(Ending::TimeLimit(self.time_limit))
+        let limit = self.limit();
+        if self.waited + begun.elapsed() >= limit {
+            return Some(Ending::TimeLimit(limit));
+        }
+        self.key_limit
+            .filter(|&one| begun.elapsed() >= one)
+            .map(Ending::TimeLimit)
+    }
+
+    /// The time the run may be waited on in all, given the input sent so far.
+    fn limit(&self) -> Duration {
+        let chunks = u32::try_from(self.chunk_ends.len()).unwrap_or(u32::MAX);
+        self.time_limit
+            .saturating_add(self.per_key.saturating_mul(chunks))
+    }
+
+    /// How much longer the runner may wait now, on a wait begun at `begun`.
+    fn time_left(&self, begun: Instant) -> Duration {
+        let left = self.limit().saturating_sub(self.waited + begun.elapsed());
+        self.key_limit
+            .map_or(left, |one| left.min(one.saturating_sub(begun.elapsed())))
     }
 
     /// Waits up to `pause` (and no later than the time limit) for the terminal (`events`) or
     /// the program's end.
     fn pause(&self, begun: Instant, pause: Duration, events: PollFlags) {
-        let left = self
-            .time_limit
-            .saturating_sub(self.waited + begun.elapsed());
-        let pause = pause.min(left);
+        let pause = pause.min(self.time_left(begun));
         let timeout = Timespec {
             tv_sec: 0,
             tv_nsec: i64::from(pause.subsec_nanos()),

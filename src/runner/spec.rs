@@ -75,6 +75,12 @@ pub struct Spec {
     /// The longest the runner waits on it, summed over the run (the caller's own time between
     /// calls is not counted): then it is ended ([`crate::runner::Ending::TimeLimit`]).
     pub time_limit: Duration,
+    /// Time added to `time_limit` for each chunk of input sent: a long script allows a slow
+    /// program more time in all (none unless set).
+    pub per_key: Duration,
+    /// The longest the runner waits for one answer, if less than the limit left: a program
+    /// silent this long is hung however much of its time is left (no such limit unless set).
+    pub key_limit: Option<Duration>,
     /// The most of its standard output kept: past it, it is ended
     /// ([`crate::runner::Ending::OutputCap`]).
     pub stdout_cap: usize,
@@ -106,6 +112,8 @@ impl Spec {
             env: Vec::new(),
             limits: Limits::default(),
             time_limit: Spec::DEFAULT_TIME_LIMIT,
+            per_key: Duration::ZERO,
+            key_limit: None,
             stdout_cap: Spec::DEFAULT_STDOUT_CAP,
             stderr_cap: Spec::DEFAULT_STDERR_CAP,
             settle: Spec::DEFAULT_SETTLE,

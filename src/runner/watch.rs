@@ -43,6 +43,9 @@ pub(super) struct Watch {
     /// The program and its descendants at the last look for them.
     known: Vec<u32>,
     looked: Option<Instant>,
+    /// The process id the machine gave last, at the last look for descendants: a process
+    /// started since (a child doing the work) is looked for before a wait is believed.
+    last_created: Option<u32>,
     /// When the program last printed, ran or used CPU.
     moved: Instant,
     cpu: u64,
@@ -55,6 +58,7 @@ impl Watch {
             settle,
             known: Vec::new(),
             looked: None,
+            last_created: None,
             moved: now,
             cpu: 0,
         }
@@ -71,31 +75,48 @@ impl Watch {
     }
 
     /// Looks whether the program (its input all read) waits for input, its terminal being
-    /// `terminal`.
-    pub(super) fn look(&mut self, tree: &Tree, terminal: &Path, now: Instant) -> Look {
-        if self
-            .looked
-            .is_none_or(|at| now.duration_since(at) >= LOOK_AGAIN)
+    /// `terminal`; `printed` says whether it has printed since it was given its input.
+    pub(super) fn look(
+        &mut self,
+        tree: &Tree,
+        terminal: &Path,
+        now: Instant,
+        printed: bool,
+    ) -> Look {
+        let created = processes::last_created();
+        if created != self.last_created
+            || self
+                .looked
+                .is_none_or(|at| now.duration_since(at) >= LOOK_AGAIN)
         {
+            self.last_created = created;
             self.look_for_descendants(tree, now);
         }
         let mut running = false;
         let mut reading = false;
+        let mut timed = false;
         for &pid in &self.known {
             for tid in processes::threads(pid) {
                 match processes::call(pid, tid) {
                     Some(Call::Running) => running = true,
-                    Some(Call::Blocked { number, first })
+                    Some(Call::Blocked { number, first, .. })
                         if READS.contains(&number) && reads_terminal(pid, first, terminal) =>
                     {
                         reading = true;
                     }
+                    Some(Call::Blocked { timed: true, .. }) => timed = true,
                     _ => {}
                 }
             }
         }
-        // A reader waiting while another thread works on what it read has not answered yet.
-        if reading && !running {
+        // A reader waiting while another thread works on what it read has not answered yet,
+        // nor has one whose other thread may wake to do that work (it sleeps, or polls a
+        // queue) while nothing is printed; and a process started during the look was not in it.
+        if reading
+            && !running
+            && (printed || !timed)
+            && processes::last_created() == self.last_created
+        {
             return Look::Reading;
         }
         if running {

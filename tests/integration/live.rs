@@ -116,6 +116,8 @@ fn power11_wins_loses_and_explore_resumes_in_a_fresh_run_and_undoes_to_the_start
         origin: run.dir.path().to_path_buf(),
         limits: power11::runner::Limits::default(),
         time_limit: std::time::Duration::from_secs(120),
+        per_key: std::time::Duration::ZERO,
+        key_limit: None,
         options: power11::referee::Options::default(),
     };
     let mut random = power11::players::AnyPlayer::Random(power11::players::RandomPlayer);
@@ -203,9 +205,27 @@ fn programs_are_held_and_a_correct_one_passes_whatever_it_does_beside() {
     assert_eq!(json["run"]["ended"], "kept-reading");
     // Its input read by one thread while another works on the last key: answered when the
     // work is done, not when the reader is back in `read`.
-    let threads = python("--seed 1 --fault reader-thread").unwrap();
-    let (code, json) = play(&run, &threads, "lose", &["--seed", "4"]);
-    assert_eq!(code, 0, "{json}");
+    // Or while it sleeps between looks for what the reader handed over; or printing through
+    // a child it started a moment before.
+    for odd in ["reader-thread", "output-child"] {
+        let program = python(&format!("--seed 1 --fault {odd}")).unwrap();
+        let (code, json) = play(&run, &program, "lose", &["--seed", "4"]);
+        assert_eq!(code, 0, "{odd}: {json}");
+        let ran = run.run(
+            &[
+                "referee",
+                "--run",
+                &program,
+                "--scripts",
+                "3",
+                "--seed",
+                "3",
+                "--json",
+            ],
+            "",
+        );
+        assert_eq!(ran.code, 0, "{odd}: {}", ran.stdout);
+    }
 }
 
 #[cfg(target_os = "linux")]
@@ -284,6 +304,26 @@ fn power11_passes_its_referee_with_a_line_of_70_kib_and_arrow_escapes() {
     let json: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
     assert_eq!(json["report"]["keys"], 9, "{json}");
     assert_eq!(json["run"]["saved"], true);
+}
+
+#[test]
+fn a_run_has_10_s_and_50_ms_a_line_sent_unless_timeout_says_otherwise() {
+    let run = Run::new();
+    let power11 = assert_cmd::cargo::cargo_bin("power11");
+    let program = format!("'{}' --seed 3", power11.display());
+    std::fs::write(run.path("keys.txt"), "h\nl\nu\nq\nq\n").unwrap();
+    let limit = |more: &[&str]| {
+        let mut args = vec!["referee", "--run", &program, "--keys", "keys.txt", "--json"];
+        args.extend_from_slice(more);
+        let ran = run.run(&args, "");
+        assert_eq!(ran.code, 0, "{}", ran.stdout);
+        let json: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
+        let answering = json["run"]["answering_seconds"].as_f64().unwrap();
+        assert!(answering > 0.0 && answering <= json["run"]["seconds"].as_f64().unwrap());
+        json["run"]["time_limit"].as_f64().unwrap()
+    };
+    assert!((limit(&[]) - 10.25).abs() < 1e-9);
+    assert!((limit(&["--timeout", "5"]) - 5.0).abs() < 1e-9);
 }
 
 #[test]

@@ -488,6 +488,47 @@ fn a_fork_loop_is_stopped_before_it_is_killed_and_nothing_is_left() {
 }
 
 #[test]
+fn each_key_sent_adds_its_time_and_one_answer_has_a_limit_of_its_own() {
+    let _gate = GATE
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let folder = tempfile::tempdir().unwrap();
+    // 0.4 s a key, four keys: 1.6 s, past 1 s, well within 1 s and 1 s a key.
+    let answered = |per_key: Duration| {
+        let mut spec = spec("python3 slow.py 0.4", folder.path());
+        spec.time_limit = Duration::from_secs(1);
+        spec.per_key = per_key;
+        let mut run = Run::start(&spec).unwrap();
+        assert_eq!(run.wait_for_input().status, Status::Waiting(Seen::Reading));
+        let mut done = 0;
+        for key in ["a", "b", "c", "d"] {
+            run.send(format!("{key}\n").as_bytes());
+            let answer = run.wait_for_input();
+            if answer.status != Status::Waiting(Seen::Reading) {
+                return (done, answer.status);
+            }
+            assert_eq!(text(&answer.output), format!("done {key}\n"));
+            done += 1;
+        }
+        (done, run.wait_for_input().status)
+    };
+    let limit = Status::Ended(Ending::TimeLimit(Duration::from_secs(1)));
+    let (done, status) = answered(Duration::ZERO);
+    assert!(done < 4);
+    assert_eq!(status, limit);
+    assert_eq!(answered(Duration::from_secs(1)).0, 4);
+    // Time left in all, but one answer may not take it.
+    let mut spec = spec("python3 slow.py 5", folder.path());
+    spec.key_limit = Some(Duration::from_millis(500));
+    let mut run = Run::start(&spec).unwrap();
+    run.wait_for_input();
+    run.send(b"a\n");
+    let hung = Status::Ended(Ending::TimeLimit(Duration::from_millis(500)));
+    assert_eq!(run.wait_for_input().status, hung);
+    assert_eq!(run.finish().answering, Answering::Chunk(0));
+}
+
+#[test]
 fn relative_words_mean_the_files_of_the_folder_the_referee_was_started_in() {
     let _gate = GATE
         .read()

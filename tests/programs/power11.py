@@ -34,8 +34,10 @@
 #   stderr-flood       writes 200 KB of debugging text to standard error over the run (correct otherwise).
 #   setsid-helper      starts a helper in a new session (setsid) that sleeps 600 s holding stdout open.
 #   hog-memory         asks for 3 GiB at start (prints `allocated` if it got it; a note on stderr if not).
-#   reader-thread      a second thread reads the input and hands it over; the main thread then works
-#                      20 ms on it before it answers, while the reader waits in `read` (correct otherwise).
+#   reader-thread      a second thread reads the input and hands it over; the main thread looks for it
+#                      every 5 ms (asleep between looks), then works 10 ms on it before it answers, while
+#                      the reader waits in `read` again (correct otherwise).
+#   output-child       its output goes through a `cat` it starts just before the menu (correct otherwise).
 
 import codecs
 import collections
@@ -51,7 +53,7 @@ FAULTS = {
     "win-score", "early-loss", "one-tile-start", "no-new-tile", "merge-twice",
     "undo-unchanged", "save-newest-first", "resume-wrong", "score-twice",
     "crash-on-resume", "spin-on-save", "never-exit", "stderr-flood", "setsid-helper", "hog-memory",
-    "reader-thread",
+    "reader-thread", "output-child",
 }
 
 SAVE_FILE = "power11.saved"
@@ -169,9 +171,14 @@ class Keys:
     def _read(self):
         if self.handed is None:
             return self._read_input()
-        data = self.handed.get()
+        while True:
+            try:
+                data = self.handed.get_nowait()
+                break
+            except queue.Empty:
+                time.sleep(0.005)
         # reader-thread: work on what came, the reader already back in `read`.
-        busy_until = time.perf_counter() + 0.02
+        busy_until = time.perf_counter() + 0.01
         while time.perf_counter() < busy_until:
             pass
         return data
@@ -605,6 +612,12 @@ def main():
             sys.stdout.write("allocated\n")
         except MemoryError:
             sys.stderr.write("power11.py: could not allocate 3 GiB; going on without it\n")
+    relay = None
+    if "output-child" in faults:
+        # Its standard output becomes a pipe to a `cat` that prints to the terminal.
+        relay = subprocess.Popen(["cat"], stdin=subprocess.PIPE)
+        os.dup2(relay.stdin.fileno(), 1)
+        relay.stdin.close()
     rng = random.Random(seed) if seed is not None else random.Random()
     out = Output()
     program = Program(rng, faults, out, debug)
@@ -623,6 +636,11 @@ def main():
         sys.exit(0)
     debug.finish()
     del hog
+    if relay is not None:
+        # The pipe closed, `cat` prints the rest and ends.
+        sys.stdout.flush()
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+        relay.wait()
     sys.exit(0)
 
 

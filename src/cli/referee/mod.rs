@@ -14,7 +14,7 @@ use crate::live::{self, Ran, Setup};
 use crate::model::random::{mix, seeded};
 use crate::referee::grades::{self, ProgramResult, RunProblem, ScriptResult};
 use crate::referee::{Assignment, Options, Report, SaveBefore, referee, scripts, to_text};
-use crate::runner::{Ending, Limits, signal_name};
+use crate::runner::{Ending, Limits, Spec, signal_name};
 use play::{stopped, stopped_by};
 use std::fmt::Write as _;
 use std::io::Write;
@@ -27,6 +27,10 @@ use std::time::{Duration, Instant};
 const MAX_TRANSCRIPT: u64 = 512 << 20;
 /// The most of a keys file read.
 const MAX_KEYS: u64 = 64 << 20;
+/// Time a run may spend answering added for each line sent, unless `--timeout` is given: a
+/// generated script of 1,000 keys allows a program 60 ms a key, a game to 2048 (about 1,000
+/// keys) 170 ms.
+const PER_KEY: Duration = Duration::from_millis(50);
 
 pub(super) fn run_referee(args: &RefereeArgs) -> anyhow::Result<()> {
     let outcome = referee_command(args);
@@ -498,6 +502,11 @@ pub(super) fn setup_of(
     let origin = std::env::current_dir()
         .map_err(|e| anyhow::anyhow!("cannot tell the current folder: {e}"))?;
     let default = if args.play.is_some() { 120.0 } else { 10.0 };
+    // Unless told, a long script allows a slow program more time, and one answer 10 s.
+    let (per_key, key_limit) = match args.timeout {
+        Some(_) => (Duration::ZERO, None),
+        None => (PER_KEY, Some(Spec::DEFAULT_TIME_LIMIT)),
+    };
     Ok(Setup {
         words: program.to_vec(),
         origin,
@@ -506,6 +515,8 @@ pub(super) fn setup_of(
             ..Limits::default()
         },
         time_limit: Duration::from_secs_f64(args.timeout.unwrap_or(default)),
+        per_key,
+        key_limit,
         options: options.clone(),
     })
 }
@@ -612,6 +623,8 @@ pub(super) fn run_json(run: &Ran) -> serde_json::Value {
         "code": code,
         "signal": signal,
         "seconds": outcome.seconds,
+        "answering_seconds": outcome.answering_seconds,
+        "time_limit": outcome.time_limit,
         "saved": run.save.is_some(),
         "key": run.answering,
         "board_before": run.board_before.as_ref().map(crate::text::render_board),
