@@ -299,7 +299,7 @@ impl Run {
         };
         // A program seen waiting by its quiet period sat quiet for it: that is not answering.
         let quiet = match status {
-            Status::Waiting(Seen::Settled) => self.watch.settle(),
+            Status::Waiting(Seen::Settled) => self.watch.quiet(),
             _ => Duration::ZERO,
         };
         self.waited += begun.elapsed().saturating_sub(quiet);

@@ -1,11 +1,14 @@
 //! Whether a program waits for its next input. A program waits when one of its threads is
-//! blocked reading its terminal with nothing left to read there and none of its threads is at
-//! work (a reader back in `read` while another thread works on what it read has not answered): `/proc/PID/task/TID/syscall`
-//! names the call (`read`, `readv`, `pread64`, ...) and its descriptor (of a thread asleep in
-//! it throughout the look: a thread taken off its CPU inside the call has input to handle), and
-//! `/proc/PID/fd/N` says where that leads. A program that waits otherwise (it polls its
-//! terminal, or `/proc` does not say) is taken as waiting once it has printed nothing, run no
-//! thread and used no CPU for a quiet period.
+//! blocked reading its terminal with nothing left to read there, none of its threads is at
+//! work (a reader back in `read` while another thread works on what it read has not
+//! answered), no process of it started unseen, and, unless it has printed since its input,
+//! none of its threads is in a timed wait (it may wake to do the work). `/proc/PID/task/TID/
+//! syscall` names the call (`read`, `readv`, `pread64`, ...) and its descriptor (of a thread
+//! asleep in it throughout the look: a thread taken off its CPU inside the call has input to
+//! handle), and `/proc/PID/fd/N` says where that leads. A program that waits otherwise (it
+//! polls its terminal, or `/proc` does not say) is taken as waiting once it has printed
+//! nothing, run no thread and used no CPU for a quiet period (ten of them if it sleeps having
+//! printed nothing since its input: it may be pausing before it answers).
 
 use super::tree::Tree;
 use crate::files::processes::{self, Call, Process};
@@ -25,6 +28,13 @@ const READS: &[i64] = &[
     libc::SYS_preadv2,
 ];
 
+/// The sleep calls: a program asleep in one will wake by itself, most likely to go on.
+const SLEEPS: &[i64] = &[libc::SYS_nanosleep, libc::SYS_clock_nanosleep];
+
+/// How many quiet periods a program that sleeps, having printed nothing since its input, must
+/// be quiet for: one that pauses before it answers (for effect) is waited for up to this many.
+const SLEEPER_PERIODS: u32 = 10;
+
 /// What a look at the program found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Look {
@@ -40,6 +50,8 @@ pub(super) enum Look {
 #[derive(Debug)]
 pub(super) struct Watch {
     settle: Duration,
+    /// The quiet period asked of it at the last look (`settle`, or longer for a sleeper).
+    quiet: Duration,
     /// The program and its descendants at the last look for them.
     known: Vec<u32>,
     looked: Option<Instant>,
@@ -56,6 +68,7 @@ impl Watch {
     pub(super) fn new(settle: Duration, now: Instant) -> Watch {
         Watch {
             settle,
+            quiet: settle,
             known: Vec::new(),
             looked: None,
             last_created: None,
@@ -64,9 +77,9 @@ impl Watch {
         }
     }
 
-    /// How long a program must be quiet to be taken as waiting.
-    pub(super) fn settle(&self) -> Duration {
-        self.settle
+    /// How long the program had to be quiet, at the last look, to be taken as waiting.
+    pub(super) fn quiet(&self) -> Duration {
+        self.quiet
     }
 
     /// Notes that the program printed (or was given input) at `now`.
@@ -95,6 +108,7 @@ impl Watch {
         let mut running = false;
         let mut reading = false;
         let mut timed = false;
+        let mut sleeping = false;
         for &pid in &self.known {
             for tid in processes::threads(pid) {
                 match processes::call(pid, tid) {
@@ -104,7 +118,14 @@ impl Watch {
                     {
                         reading = true;
                     }
-                    Some(Call::Blocked { timed: true, .. }) => timed = true,
+                    Some(Call::Blocked {
+                        number,
+                        timed: true,
+                        ..
+                    }) => {
+                        timed = true;
+                        sleeping |= SLEEPS.contains(&number);
+                    }
                     _ => {}
                 }
             }
@@ -122,7 +143,14 @@ impl Watch {
         if running {
             self.moved = now;
         }
-        if now.duration_since(self.moved) >= self.settle {
+        // A program asleep with nothing printed yet is more likely to wake and answer than
+        // to be polling its terminal: it gets longer.
+        self.quiet = if sleeping && !printed {
+            self.settle * SLEEPER_PERIODS
+        } else {
+            self.settle
+        };
+        if now.duration_since(self.moved) >= self.quiet {
             Look::Settled
         } else {
             Look::Busy

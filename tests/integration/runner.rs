@@ -529,6 +529,23 @@ fn each_key_sent_adds_its_time_and_one_answer_has_a_limit_of_its_own() {
 }
 
 #[test]
+fn a_program_that_pauses_before_it_answers_is_waited_for() {
+    let _gate = GATE
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let folder = tempfile::tempdir().unwrap();
+    // Asleep 0.3 s, past the 100 ms a program that polls is given: it has not answered.
+    let mut run = Run::start(&spec("python3 slow.py 0.3 sleep", folder.path())).unwrap();
+    assert_eq!(text(&run.wait_for_input().output), "ready\n");
+    for key in ["a", "b"] {
+        run.send(format!("{key}\n").as_bytes());
+        let answer = run.wait_for_input();
+        assert_eq!(text(&answer.output), format!("done {key}\n"));
+        assert_eq!(answer.status, Status::Waiting(Seen::Reading));
+    }
+}
+
+#[test]
 fn relative_words_mean_the_files_of_the_folder_the_referee_was_started_in() {
     let _gate = GATE
         .read()
