@@ -132,13 +132,19 @@ impl Watch {
         }
         // A reader waiting while another thread works on what it read has not answered yet,
         // nor has one whose other thread may wake to do that work (it sleeps, or polls a
-        // queue) while nothing is printed; and a process started during the look was not in it.
-        if reading
-            && !running
-            && (printed || !timed)
-            && processes::last_created() == self.last_created
-        {
-            return Look::Reading;
+        // queue) while nothing is printed; a process started during the look is looked for.
+        if reading && !running && (printed || !timed) {
+            let created = processes::last_created();
+            if created == self.last_created {
+                return Look::Reading;
+            }
+            // Processes were started meanwhile, most likely not the program's: look again.
+            let looked = self.known.clone();
+            self.last_created = created;
+            self.look_for_descendants(tree, now);
+            if self.known == looked {
+                return Look::Reading;
+            }
         }
         if running {
             self.moved = now;

@@ -499,12 +499,12 @@ fn each_key_sent_adds_its_time_and_one_answer_has_a_limit_of_its_own() {
         spec.time_limit = Duration::from_secs(1);
         spec.per_key = per_key;
         let mut run = Run::start(&spec).unwrap();
-        assert_eq!(run.wait_for_input().status, Status::Waiting(Seen::Reading));
+        assert!(matches!(run.wait_for_input().status, Status::Waiting(_)));
         let mut done = 0;
         for key in ["a", "b", "c", "d"] {
             run.send(format!("{key}\n").as_bytes());
             let answer = run.wait_for_input();
-            if answer.status != Status::Waiting(Seen::Reading) {
+            if !matches!(answer.status, Status::Waiting(_)) {
                 return (done, answer.status);
             }
             assert_eq!(text(&answer.output), format!("done {key}\n"));
@@ -541,7 +541,12 @@ fn a_program_that_pauses_before_it_answers_is_waited_for() {
         run.send(format!("{key}\n").as_bytes());
         let answer = run.wait_for_input();
         assert_eq!(text(&answer.output), format!("done {key}\n"));
-        assert_eq!(answer.status, Status::Waiting(Seen::Reading));
+        // Seen in `read` as a rule; on a loaded machine perhaps by its quiet period.
+        assert!(
+            matches!(answer.status, Status::Waiting(_)),
+            "{:?}",
+            answer.status
+        );
     }
 }
 
