@@ -203,10 +203,9 @@ fn programs_are_held_and_a_correct_one_passes_whatever_it_does_beside() {
     assert_eq!(ran.code, 0, "{}", ran.stdout);
     let json: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
     assert_eq!(json["run"]["ended"], "kept-reading");
-    // Its input read by one thread while another works on the last key: answered when the
-    // work is done, not when the reader is back in `read`.
-    // Or while it sleeps between looks for what the reader handed over; or printing through
-    // a child it started a moment before.
+    // Answered when its answer is printed, not when a reader thread is back in `read` while
+    // the main thread sleeps between looks for what it handed over and then works on it;
+    // nor while its output goes through a child it started a moment before.
     for odd in ["reader-thread", "output-child"] {
         let program = python(&format!("--seed 1 --fault {odd}")).unwrap();
         let (code, json) = play(&run, &program, "lose", &["--seed", "4"]);
