@@ -85,8 +85,8 @@ pub use model::direction::Direction;
 pub use model::game::{Game, MixedSizes, Snapshot, Status, Timeline};
 pub use model::grid::{Grid, OnGrid};
 pub use model::history::{
-    NewTileFault, first_unexplained, highest_score, new_tile_fault, new_tiles, start_fault,
-    step_fault,
+    NewTileFault, first_unexplained, highest_score, lowest_score, new_tile_fault, new_tiles,
+    start_fault, step_fault,
 };
 pub use model::line::{MAX_TILE_EXPONENT, Travel, slide_line, slide_line_traced, tile_points};
 pub use model::named::Named;

@@ -236,10 +236,16 @@ pub(super) struct RefereeArgs {
     /// With --play: the size of board to play, 4 (Hard, h) or 5 (Easy, e) [default: 4].
     #[arg(long, value_name = "N", requires = "play", value_parser = clap::value_parser!(u8).range(4..=5))]
     pub(super) size: Option<u8>,
-    /// With --run: the memory each process of the program may use (`RLIMIT_DATA`: what it
-    /// allocates, not the address space it reserves), as 512M, 1G, ... or none.
+    /// With --run: the memory the program may use, as 512M, 1G, ... or none: the run as a
+    /// whole, shared memory and its /tmp counted, where a memory control group can be had
+    /// (else each process's own allocations, `RLIMIT_DATA`, with its shared memory watched).
     #[arg(long, value_name = "SIZE", default_value = "1G", requires = "run", value_parser = parse_memory)]
     pub(super) memory: Memory,
+    /// With --run: run each program without its sandbox (its own process ids, mounts, IPC,
+    /// no network, the grader's files out of sight), held by its limits alone: for a program
+    /// that needs what the sandbox keeps from it.
+    #[arg(long, requires = "run")]
+    pub(super) no_sandbox: bool,
     /// With --run: play N generated key scripts (both sizes, moves, undos, saves, quit and
     /// resume) instead of --keys, and keep each failing one.
     #[arg(

@@ -24,6 +24,8 @@ pub enum Links {
     /// Replaces the link itself: a file power11 makes for its own (a kept referee script), so
     /// no link anyone put there is ever written through.
     Replace,
+    /// As [`Links::Replace`], the file given these permission bits whatever was there.
+    ReplaceWithMode(u32),
 }
 
 /// Replaces `path` with `contents` atomically: a temporary file in the same directory is
@@ -47,12 +49,26 @@ pub fn write_atomic_with(
 /// [`write_atomic`] for a file power11 makes for its own in `dir` ([`Links::Replace`]): a link
 /// at `name` is replaced, never followed.
 pub fn write_atomic_in(dir: &Dir, name: &OsStr, contents: &[u8]) -> Result<(), FileError> {
+    write_in(dir, name, contents, None)
+}
+
+/// [`write_atomic_in`] for a file only this user may read or write (mode 0600, whatever was
+/// there): what a program under test printed or saved, which may hold anything.
+pub fn write_private_in(dir: &Dir, name: &OsStr, contents: &[u8]) -> Result<(), FileError> {
+    write_in(dir, name, contents, Some(0o600))
+}
+
+fn write_in(dir: &Dir, name: &OsStr, contents: &[u8], mode: Option<u32>) -> Result<(), FileError> {
     let path = dir.path().join(name);
     let dir = dir.try_clone().map_err(|error| FileError::Io {
         path: path.clone(),
         error,
     })?;
-    prepare_in(&path, dir, name.to_os_string(), Links::Replace, |file| {
+    let links = match mode {
+        Some(mode) => Links::ReplaceWithMode(mode),
+        None => Links::Replace,
+    };
+    prepare_in(&path, dir, name.to_os_string(), links, |file| {
         file.write_all(contents)
     })?
     .commit()
@@ -87,12 +103,15 @@ impl Prepared {
             }
         })?;
         self.dir.sync_entries();
+        // Its own name now: no save takes it for one abandoned.
+        let _ = self.file.unlock();
         Ok(())
     }
 }
 
 impl Drop for Prepared {
     fn drop(&mut self) {
+        // Removed while still locked: another save never removes a file being written.
         if let Some(temporary) = &self.temporary {
             let _ = self.dir.remove(temporary);
         }
@@ -127,8 +146,9 @@ fn prepare_in(
         path: path.to_path_buf(),
         error,
     };
+    let replace_links = matches!(links, Links::Replace | Links::ReplaceWithMode(_));
     let refusal = match dir.refusal(&name).map_err(io_error)? {
-        Some(Refusal::NotRegular("a symbolic link")) if links == Links::Replace => None,
+        Some(Refusal::NotRegular("a symbolic link")) if replace_links => None,
         refusal => refusal,
     };
     let mode = match refusal {
@@ -142,6 +162,10 @@ fn prepare_in(
                 path: path.to_path_buf(),
             });
         }
+        None if matches!(links, Links::ReplaceWithMode(_)) => match links {
+            Links::ReplaceWithMode(mode) => Some(mode),
+            _ => None,
+        },
         None => dir
             .look(&name)
             .ok()
@@ -159,10 +183,6 @@ fn prepare_in(
         temporary: Some(temporary),
         file: file.try_clone().map_err(io_error)?,
     };
-    // Held until the rename: a file with this prefix that can be locked was left by a process
-    // that died while saving. Never waited for: a file just made is locked by nobody but
-    // someone who opened it to stall this write, and it is written all the same.
-    let _ = prepared.file.try_lock();
     // A new file is created as any is (0666 less the umask); one that replaces a file gets
     // that file's mode.
     if let Some(mode) = mode {
@@ -193,7 +213,11 @@ fn set_mode(file: &File, mode: u32) -> io::Result<()> {
 }
 
 /// A new temporary file in `dir` named `{prefix}` and random characters and `.tmp`, made
-/// `O_EXCL | O_NOFOLLOW` (a name taken, by anything, is passed over for another).
+/// `O_EXCL | O_NOFOLLOW` (a name taken, by anything, is passed over for another), and locked
+/// until it is renamed or removed: a file with such a name that can be locked was left by a
+/// process that died while saving, which another save removes ([`remove_abandoned`]). Between
+/// the file's making and its lock another save may take it for abandoned and remove it: then
+/// its name no longer leads to it once locked, and another is made, so no save is lost.
 fn make_temporary(dir: &Dir, prefix: &str) -> io::Result<(OsString, File)> {
     use std::hash::{BuildHasher, RandomState};
     use std::sync::atomic::{AtomicU64, Ordering};
@@ -204,7 +228,12 @@ fn make_temporary(dir: &Dir, prefix: &str) -> io::Result<(OsString, File)> {
         let random = RandomState::new().hash_one(MADE.fetch_add(1, Ordering::Relaxed));
         let name = OsString::from(format!("{prefix}{:010x}.tmp", random & 0xff_ffff_ffff));
         match dir.create_new(&name, 0o666) {
-            Ok(file) => return Ok((name, file)),
+            // Never waited for: a file just made is locked by nobody but a save about to
+            // remove it (then another is made) or someone who opened it to stall this one.
+            Ok(file) if file.try_lock().is_ok() && dir.leads_to(&name, &file) => {
+                return Ok((name, file));
+            }
+            Ok(_) => last = Some(io::Error::other("its temporary file was taken away")),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
             Err(e) => return Err(e),
         }

@@ -56,6 +56,18 @@ pub fn read_regular_not_link(
     )
 }
 
+/// The bytes of the file `name` in `dir`, a regular file with no other name, of at most
+/// `limit` bytes: for a file a program under test left in a folder of the referee's, which
+/// may have renamed things or made a hard link to a file it may not read itself.
+pub fn read_single_in(
+    dir: &crate::files::dir::Dir,
+    name: &std::ffi::OsStr,
+    limit: u64,
+    expect: Expect,
+) -> Result<Vec<u8>, BoundedReadError> {
+    read_opened(dir.open_to_read(name, true), limit, expect)
+}
+
 /// The bytes of a regular file just opened, if it holds at most `limit`.
 fn read_opened(
     opened: Result<(File, Metadata), OpenError>,

@@ -7,6 +7,7 @@
 pub mod atomic;
 pub mod best;
 pub mod bounded;
+pub mod cgroup;
 pub mod dir;
 pub mod error;
 pub mod open;
@@ -15,6 +16,7 @@ pub mod pictures;
 pub mod processes;
 pub mod programs;
 pub mod runs;
+pub mod sandbox;
 pub mod save;
 pub mod solutions;
 pub mod store;
@@ -62,7 +64,6 @@ mod tests {
             "no such file or directory"
         );
         assert_eq!(words(Error::from_raw_os_error(13)), "permission denied");
-        #[cfg(target_os = "linux")]
         assert_eq!(
             words(Error::from_raw_os_error(40)),
             "too many levels of symbolic links"

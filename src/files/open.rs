@@ -60,41 +60,23 @@ pub fn kind_words(file_type: FileType) -> &'static str {
     }
 }
 
-/// The file at `path` (links followed: a caller that must not follow a planted one checks it
-/// first, `save::resolve_links`), opened to read if it is a regular file, with its metadata.
-/// A device or FIFO is refused before it is opened (opening some devices does something);
-/// one swapped in after that look is opened without blocking and refused once open.
+/// The file at `path`, opened to read if it is a regular file, with its metadata: the one way
+/// the program opens a user's file to read it (a save, best scores, weights, tables). Its
+/// path is walked with the link rule at every name ([`crate::files::dir::resolve`]: a link
+/// another user put in a shared folder is not followed), and the file is opened through its
+/// folder's handle without following a link, then checked to be the file looked at
+/// ([`crate::files::dir::Dir::open_to_read`]): a device or FIFO is refused unopened, and a
+/// link swapped in after the look is refused, never followed.
 pub fn open_regular(path: &Path) -> Result<(File, Metadata), OpenError> {
-    open_regular_following(path, true)
+    let (dir, name) = crate::files::dir::resolve(path, false).map_err(OpenError::Io)?;
+    dir.open_to_read(&name, false)
 }
 
-/// As [`open_regular`], but a link at `path`'s last name is refused, never followed (looked at
-/// first, and opened with `O_NOFOLLOW`, so a link swapped in between is refused too): for a
+/// As [`open_regular`], but a link at `path`'s last name is refused, never followed: for a
 /// file another program made, in a folder of ours, which may point anywhere.
 pub fn open_regular_not_link(path: &Path) -> Result<(File, Metadata), OpenError> {
-    open_regular_following(path, false)
-}
-
-/// [`open_regular`], following a link at the last name or not.
-fn open_regular_following(path: &Path, follow: bool) -> Result<(File, Metadata), OpenError> {
-    let looked = if follow {
-        std::fs::metadata(path)
-    } else {
-        std::fs::symlink_metadata(path)
-    }
-    .map_err(OpenError::Io)?;
-    if !looked.is_file() {
-        return Err(OpenError::NotRegular(kind_words(looked.file_type())));
-    }
-    let mut options = OpenOptions::new();
-    without_blocking(options.read(true));
-    #[cfg(unix)]
-    if !follow {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
-    }
-    let file = options.open(path).map_err(OpenError::Io)?;
-    regular_file(file)
+    let (dir, name) = crate::files::dir::resolve_not_last(path).map_err(OpenError::Io)?;
+    dir.open_to_read(&name, false)
 }
 
 /// The file at `path` opened to read as a stream (a regular file, a pipe such as `<(...)`):

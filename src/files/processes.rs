@@ -235,6 +235,38 @@ pub fn has_marker(pid: u32, marker: &[u8]) -> bool {
         .is_some_and(|environ| environ.split(|&b| b == 0).any(|entry| entry == marker))
 }
 
+/// Whether process `pid` is below process `ancestor` (its child, or a child's, and so on), as
+/// the system has their parents now; a process that has ended and been collected is not.
+pub fn descends_from(pid: u32, ancestor: u32) -> bool {
+    let mut at = pid;
+    // A chain of parents is short; a loop of them (impossible) would end here.
+    for _ in 0..4096 {
+        match process(at) {
+            Some(p) if p.ppid == ancestor => return true,
+            Some(p) if p.ppid > 1 && p.ppid != at => at = p.ppid,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// The memory process `pid` uses now, in bytes: its own (`RssAnon`) and the shared memory it
+/// maps (`RssShmem`: a `MAP_SHARED` mapping, a `SysV` segment, a file of `/dev/shm`), which
+/// `RLIMIT_DATA` does not count. Shared memory two processes map is counted in each.
+pub fn memory_in_use(pid: u32) -> Option<u64> {
+    let status = read_proc(&format!("/proc/{pid}/status"), 8192)?;
+    let status = String::from_utf8_lossy(&status);
+    let kib = |name: &str| {
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix(name))
+            .and_then(|rest| rest.split_ascii_whitespace().next())
+            .and_then(|word| word.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    Some((kib("RssAnon:") + kib("RssShmem:")) * 1024)
+}
+
 /// How many processes and threads user `uid` (a real user id) has now: what the kernel
 /// counts against `RLIMIT_NPROC`.
 pub fn tasks_of_user(uid: u32) -> u64 {

@@ -55,6 +55,8 @@ pub struct Resolved {
     pub args: Vec<OsString>,
     /// The folder to run it in, absolute.
     pub folder: PathBuf,
+    /// The folder the command was typed in, absolute.
+    pub origin: PathBuf,
 }
 
 /// `base` joined with `word`, without the `.` components (`./theirs` -> `BASE/theirs`, `.` ->
@@ -172,6 +174,7 @@ pub fn resolve(
         program,
         args,
         folder,
+        origin,
     })
 }
 

@@ -2,8 +2,8 @@
 //! each runs in and the save it left there; the folder failing scripts are kept in, with what
 //! the program printed, for replay; the referee's inputs.
 
-use crate::files::atomic::write_atomic_in;
-use crate::files::bounded::{Expect, read_regular_not_link};
+use crate::files::atomic::{write_atomic_in, write_private_in};
+use crate::files::bounded::{Expect, read_single_in};
 use crate::files::dir::Dir;
 use crate::files::save::{FileError, SAVE_FILE};
 use std::ffi::OsStr;
@@ -17,10 +17,12 @@ pub const MAX_RUN_SAVE: u64 = 64 << 20;
 /// The folder a run of a program under test runs in: fresh, empty but for the save it is
 /// given (`--save-before`), removed with what the program left in it when dropped. It is
 /// also the run's home and power11's data directory, so no run reads another's save or best
-/// scores.
+/// scores. It is held open from the start, and what the program left is read through that
+/// handle: a program that renames the folder and puts a link in its place is not followed.
 #[derive(Debug)]
 pub struct RunFolder {
     dir: tempfile::TempDir,
+    handle: Dir,
 }
 
 impl RunFolder {
@@ -30,7 +32,8 @@ impl RunFolder {
         if let Some(save) = save {
             std::fs::write(dir.path().join(SAVE_FILE), save)?;
         }
-        Ok(RunFolder { dir })
+        let handle = Dir::open(dir.path(), false)?;
+        Ok(RunFolder { dir, handle })
     }
 
     /// Where it is.
@@ -38,13 +41,15 @@ impl RunFolder {
         self.dir.path()
     }
 
-    /// The save the program left there (`power11.saved`), if a regular file of at most
-    /// [`MAX_RUN_SAVE`] bytes: a link it made there is not followed (it may point at any file
-    /// the referee can read, which the report and the kept files would then show), nor a
-    /// FIFO or a device opened.
+    /// The save the program left there (`power11.saved`), if a regular file with no other
+    /// name of at most [`MAX_RUN_SAVE`] bytes, read through the folder's handle: a link it
+    /// made there is not followed, nor a hard link read (either may lead to a file the
+    /// referee can read and the program cannot, which the report and the kept files would
+    /// then show), nor a FIFO or a device opened.
     pub fn saved(&self) -> Option<Vec<u8>> {
-        read_regular_not_link(
-            &self.dir.path().join(SAVE_FILE),
+        read_single_in(
+            &self.handle,
+            OsStr::new(SAVE_FILE),
             MAX_RUN_SAVE,
             Expect::Bytes,
         )
@@ -123,7 +128,8 @@ impl KeepDir {
 
     /// Keeps a failing script: `script-NNNN.keys`, what the program printed (`.out`) and its
     /// save (`.saved`), each written atomically under a name of its own that is replaced,
-    /// never followed, if something is there; in the folder `sub` (one a program of a class,
+    /// never followed, if something is there, and readable by this user alone (mode 0600:
+    /// what a program printed may hold anything it could read); in the folder `sub` (one a program of a class,
     /// made where missing) if given. Returns the keys file's path.
     pub fn keep(
         &self,
@@ -146,10 +152,10 @@ impl KeepDir {
         })?;
         let stem = format!("script-{index:04}");
         let keys_name = format!("{stem}.keys");
-        write_atomic_in(&dir, keys_name.as_ref(), keys.as_bytes())?;
-        write_atomic_in(&dir, format!("{stem}.out").as_ref(), output)?;
+        write_private_in(&dir, keys_name.as_ref(), keys.as_bytes())?;
+        write_private_in(&dir, format!("{stem}.out").as_ref(), output)?;
         if let Some(save) = save {
-            write_atomic_in(&dir, format!("{stem}.saved").as_ref(), save)?;
+            write_private_in(&dir, format!("{stem}.saved").as_ref(), save)?;
         }
         Ok(path.join(keys_name))
     }

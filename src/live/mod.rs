@@ -32,6 +32,9 @@ pub struct Setup {
     pub key_limit: Option<Duration>,
     /// How to referee it (`before` is set for each run from the save it is given).
     pub options: Options,
+    /// Whether it runs in a sandbox of its own where one can be had
+    /// ([`crate::runner::Spec::sandbox`]).
+    pub sandbox: bool,
 }
 
 /// Why a run could not be made.
@@ -102,6 +105,7 @@ impl Live {
         spec.time_limit = setup.time_limit;
         spec.per_key = setup.per_key;
         spec.key_limit = setup.key_limit;
+        spec.sandbox = setup.sandbox;
         let mut run = Run::start(&spec)?;
         let mut options = setup.options.clone();
         options.before = before;

@@ -130,13 +130,26 @@ pub fn step_fault(rules: &Rules, before: Snapshot, after: Snapshot) -> Option<St
     Some(closest.unwrap_or_else(|| "no move slides the tiles to this board".to_string()))
 }
 
-/// Why `state`, the first of a history, cannot be: a score its tiles cannot add up to (under
-/// the merges scoring rule; any score can be the first of a history the others keep).
+/// The least score `board`'s tiles can have earned: each tile of 8 or more merged up from
+/// 4s (a 4 may appear as it is), `(k - 2) * 2^k` for a tile of `2^k`.
+pub fn lowest_score(board: &Board) -> Score {
+    board
+        .exponents()
+        .iter()
+        .filter(|&&e| e > 2)
+        .map(|&e| (Score::from(e) - 2) * Score::try_from(tile_value(e)).unwrap_or(Score::MAX))
+        .sum()
+}
+
+/// Why `state`, the first of a history, cannot be: a score its tiles cannot add up to, too
+/// high or too low (under the merges scoring rule; any score can be the first of a history
+/// the others keep).
 pub fn start_fault(rules: &Rules, state: Snapshot) -> Option<String> {
     if rules.scoring() != Scoring::Merges {
         return None;
     }
     let highest = highest_score(&state.board);
+    let lowest = lowest_score(&state.board);
     let score = state.score;
     if score < 0 {
         return Some(format!("a score of {score}, below 0"));
@@ -144,6 +157,11 @@ pub fn start_fault(rules: &Rules, state: Snapshot) -> Option<String> {
     if score > highest {
         return Some(format!(
             "a score of {score}, more than its tiles can have earned: {highest} at most"
+        ));
+    }
+    if score < lowest {
+        return Some(format!(
+            "a score of {score}, less than its tiles must have earned: {lowest} at least"
         ));
     }
     ((highest - score) % 4 != 0).then(|| {
@@ -176,6 +194,35 @@ mod tests {
 
     fn board(rows: &[&[u64]]) -> Board {
         Board::from_values(&rows.iter().map(|r| r.to_vec()).collect::<Vec<_>>()).unwrap()
+    }
+
+    #[test]
+    fn a_score_too_low_for_its_tiles_is_not_explained() {
+        let rules = Rules::power11(4).unwrap();
+        let huge = Board::from_exponents(4, &{
+            let mut cells = vec![0u8; 16];
+            cells[0] = 62;
+            cells[1] = 62;
+            cells
+        })
+        .unwrap();
+        let forged = Snapshot {
+            board: huge,
+            score: 0,
+        };
+        let why = start_fault(&rules, forged).unwrap();
+        assert!(
+            why.starts_with("a score of 0, less than its tiles must have earned: "),
+            "{why}"
+        );
+        // A 2048 made of 4s alone scores 9 x 2048; of 2s alone, 10 x 2048.
+        let one = board(&[&[2048, 0, 0, 0], &[0; 4], &[0; 4], &[0; 4]]);
+        assert_eq!(lowest_score(&one), 9 * 2048);
+        assert_eq!(highest_score(&one), 10 * 2048);
+        for (score, fine) in [(9 * 2048, true), (10 * 2048, true), (9 * 2048 - 4, false)] {
+            let state = Snapshot { board: one, score };
+            assert_eq!(start_fault(&rules, state).is_none(), fine, "{score}");
+        }
     }
 
     #[test]

@@ -48,6 +48,9 @@ pub struct ProgramResult {
     pub command: String,
     /// How many scripts it ran.
     pub scripts: usize,
+    /// How many it was to run: more than it ran when the grading was stopped before its end,
+    /// and then nothing it did not run counts as passed.
+    pub planned: usize,
     /// How many failed.
     pub failed: usize,
     /// Each rule broken and in how many scripts, in the order of [`Rule::ALL`].
@@ -61,8 +64,9 @@ pub struct ProgramResult {
 }
 
 impl ProgramResult {
-    /// The results of `command` over `results` (one per script, in script order).
-    pub fn new(command: &str, results: &[ScriptResult]) -> ProgramResult {
+    /// The results of `command` over `results` (one per script, in script order), of the
+    /// `planned` scripts it was to run.
+    pub fn new(command: &str, results: &[ScriptResult], planned: usize) -> ProgramResult {
         let mut rules: Vec<(Rule, usize)> = Vec::new();
         let mut first: Vec<(u64, Finding)> = Vec::new();
         for result in results {
@@ -90,12 +94,28 @@ impl ProgramResult {
         ProgramResult {
             command: command.to_string(),
             scripts: results.len(),
+            planned: planned.max(results.len()),
             failed: results.iter().filter(|r| r.failed()).count(),
             rules,
             problems: results.iter().filter(|r| r.problem.is_some()).count(),
             first,
             first_problem,
         }
+    }
+
+    /// How many of its scripts were not run (the grading was stopped first).
+    pub fn not_run(&self) -> usize {
+        self.planned - self.scripts
+    }
+
+    /// Why its grade is not whole, in words, when it is not: the scripts not run.
+    pub fn incomplete(&self) -> Option<String> {
+        (self.not_run() > 0).then(|| {
+            format!(
+                "not graded: the grading was stopped after {} of {} scripts; nothing it did not run counts as passed",
+                self.scripts, self.planned
+            )
+        })
     }
 
     /// How many scripts broke `rule`.
@@ -265,16 +285,22 @@ pub fn gradescope(
                     instance_words(*script, finding)
                 )
             });
+        // A rule that held in the scripts run holds only if every script was run.
+        let held = broke == 0 && program.not_run() == 0;
+        let output = match program.incomplete() {
+            Some(why) if broke == 0 => why,
+            _ => output,
+        };
         tests.push(GradescopeTest {
             name: format!("{} [{}]", rule.words(), rule.name()),
             number: format!("{}", i + 1),
-            score: if broke == 0 { max_score } else { 0.0 },
+            score: if held { max_score } else { 0.0 },
             max_score,
-            status: if broke == 0 { "passed" } else { "failed" },
+            status: if held { "passed" } else { "failed" },
             output,
         });
     }
-    let runs_ok = program.problems == 0;
+    let runs_ok = program.problems == 0 && program.not_run() == 0;
     tests.push(GradescopeTest {
         name: "every run ends by itself, without a crash, a hang or output without end [runs]"
             .to_string(),
@@ -282,32 +308,37 @@ pub fn gradescope(
         score: if runs_ok { 1.0 } else { 0.0 },
         max_score: 1.0,
         status: if runs_ok { "passed" } else { "failed" },
-        output: program
-            .first_problem
-            .as_ref()
-            .map_or_else(String::new, |(script, problem)| {
+        output: program.first_problem.as_ref().map_or_else(
+            || program.incomplete().unwrap_or_default(),
+            |(script, problem)| {
                 format!(
                     "{} of {} runs went wrong; first, script {script}: {}",
                     program.problems, program.scripts, problem.words
                 )
-            }),
+            },
+        ),
     });
+    let summary = format!(
+        "{} of {} scripts failed ({})",
+        program.failed,
+        program.scripts,
+        assignment.name()
+    );
     Gradescope {
         score: tests.iter().map(|t| t.score).sum(),
         execution_time: seconds.max(0.0).round() as u64,
-        output: format!(
-            "{} of {} scripts failed ({})",
-            program.failed,
-            program.scripts,
-            assignment.name()
-        ),
+        output: match program.incomplete() {
+            Some(why) => format!("{why}. {summary}"),
+            None => summary,
+        },
         tests,
     }
 }
 
 /// The programs' results as JUnit XML: a test suite a program, a test case a rule of
 /// `assignment` (format rules only if `strict`) and one for the runs, each broken rule a
-/// `failure`, each run problem an `error`.
+/// `failure`, each run problem an `error`; a grading stopped before its end adds a test case
+/// `complete` in error, and what held in the scripts run is `skipped`, not passed.
 pub fn junit(
     programs: &[ProgramResult],
     assignment: Assignment,
@@ -318,73 +349,135 @@ pub fn junit(
         .into_iter()
         .filter(|rule| strict || !rule.is_format())
         .collect();
-    let cases = rules.len() + 1;
-    let failures: usize = programs
+    let counts: Vec<SuiteCounts> = programs
         .iter()
-        .map(|p| rules.iter().filter(|&&r| p.broke(r) > 0).count())
-        .sum();
-    let errors = programs.iter().filter(|p| p.problems > 0).count();
+        .map(|p| SuiteCounts::of(p, &rules))
+        .collect();
+    let sum = |field: fn(&SuiteCounts) -> usize| counts.iter().map(field).sum::<usize>();
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         out,
-        "<testsuites name=\"power11 referee\" tests=\"{}\" failures=\"{failures}\" errors=\"{errors}\" time=\"{seconds:.3}\">",
-        cases * programs.len()
+        "<testsuites name=\"power11 referee\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{seconds:.3}\">",
+        sum(|c| c.tests),
+        sum(|c| c.failures),
+        sum(|c| c.errors),
+        sum(|c| c.skipped)
     );
     let class = format!("power11.referee.{}", assignment.name());
-    for program in programs {
-        let program_failures = rules.iter().filter(|&&r| program.broke(r) > 0).count();
-        let _ = writeln!(
-            out,
-            "  <testsuite name=\"{}\" tests=\"{cases}\" failures=\"{program_failures}\" errors=\"{}\" skipped=\"0\">",
-            xml_text(&program.command),
-            usize::from(program.problems > 0)
-        );
-        for &rule in &rules {
-            let _ = write!(
-                out,
-                "    <testcase name=\"{}\" classname=\"{class}\" time=\"0\"",
-                rule.name()
-            );
-            let broke = program.broke(rule);
-            if broke == 0 {
-                out.push_str("/>\n");
-                continue;
-            }
-            let first = program
-                .first
-                .iter()
-                .find(|(_, f)| f.rule == rule)
-                .map_or_else(String::new, |(script, f)| instance_words(*script, f));
-            let _ = writeln!(
-                out,
-                ">\n      <failure message=\"{}: broken in {broke} of {} scripts\" type=\"{}\">{}</failure>\n    </testcase>",
-                xml_text(rule.words()),
-                program.scripts,
-                rule.name(),
-                xml_text(&first)
-            );
-        }
-        let _ = write!(
-            out,
-            "    <testcase name=\"runs\" classname=\"{class}\" time=\"0\""
-        );
-        match &program.first_problem {
-            None => out.push_str("/>\n"),
-            Some((script, problem)) => {
-                let _ = writeln!(
-                    out,
-                    ">\n      <error message=\"{} of {} runs went wrong\" type=\"{}\">script {script}: {}</error>\n    </testcase>",
-                    program.problems,
-                    program.scripts,
-                    problem.kind,
-                    xml_text(&problem.words)
-                );
-            }
-        }
-        out.push_str("  </testsuite>\n");
+    for (program, counts) in programs.iter().zip(&counts) {
+        junit_suite(&mut out, program, counts, &rules, &class);
     }
     out.push_str("</testsuites>\n");
     out
+}
+
+/// A JUnit test suite's counts.
+struct SuiteCounts {
+    tests: usize,
+    failures: usize,
+    errors: usize,
+    skipped: usize,
+}
+
+impl SuiteCounts {
+    fn of(program: &ProgramResult, rules: &[Rule]) -> SuiteCounts {
+        let incomplete = program.not_run() > 0;
+        let held = rules.iter().filter(|&&r| program.broke(r) == 0).count();
+        SuiteCounts {
+            tests: rules.len() + 1 + usize::from(incomplete),
+            failures: rules.len() - held,
+            errors: usize::from(program.problems > 0) + usize::from(incomplete),
+            skipped: if incomplete {
+                held + usize::from(program.problems == 0)
+            } else {
+                0
+            },
+        }
+    }
+}
+
+/// A test case with nothing in it (it passed), or `why` it was skipped.
+fn passed_or_skipped(out: &mut String, skipped: Option<&String>) {
+    match skipped {
+        Some(why) => {
+            let _ = writeln!(
+                out,
+                ">\n      <skipped message=\"{}\"/>\n    </testcase>",
+                xml_text(why)
+            );
+        }
+        None => out.push_str("/>\n"),
+    }
+}
+
+/// One program's JUnit test suite.
+fn junit_suite(
+    out: &mut String,
+    program: &ProgramResult,
+    counts: &SuiteCounts,
+    rules: &[Rule],
+    class: &str,
+) {
+    let _ = writeln!(
+        out,
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">",
+        xml_text(&program.command),
+        counts.tests,
+        counts.failures,
+        counts.errors,
+        counts.skipped
+    );
+    let incomplete = program.incomplete();
+    for &rule in rules {
+        let _ = write!(
+            out,
+            "    <testcase name=\"{}\" classname=\"{class}\" time=\"0\"",
+            rule.name()
+        );
+        let broke = program.broke(rule);
+        if broke == 0 {
+            passed_or_skipped(out, incomplete.as_ref());
+            continue;
+        }
+        let first = program
+            .first
+            .iter()
+            .find(|(_, f)| f.rule == rule)
+            .map_or_else(String::new, |(script, f)| instance_words(*script, f));
+        let _ = writeln!(
+            out,
+            ">\n      <failure message=\"{}: broken in {broke} of {} scripts\" type=\"{}\">{}</failure>\n    </testcase>",
+            xml_text(rule.words()),
+            program.scripts,
+            rule.name(),
+            xml_text(&first)
+        );
+    }
+    let _ = write!(
+        out,
+        "    <testcase name=\"runs\" classname=\"{class}\" time=\"0\""
+    );
+    match &program.first_problem {
+        None => passed_or_skipped(out, incomplete.as_ref()),
+        Some((script, problem)) => {
+            let _ = writeln!(
+                out,
+                ">\n      <error message=\"{} of {} runs went wrong\" type=\"{}\">script {script}: {}</error>\n    </testcase>",
+                program.problems,
+                program.scripts,
+                problem.kind,
+                xml_text(&problem.words)
+            );
+        }
+    }
+    if let Some(why) = &incomplete {
+        let _ = writeln!(
+            out,
+            "    <testcase name=\"complete\" classname=\"{class}\" time=\"0\">\n      <error message=\"{}\" type=\"interrupted\"/>\n    </testcase>",
+            xml_text(why)
+        );
+    }
+    out.push_str("  </testsuite>\n");
 }
 
 #[cfg(test)]
@@ -403,8 +496,8 @@ mod tests {
     #[test]
     fn long_commands_keep_their_ends_in_the_table() {
         let long = "python3 /home/grader/submissions/2026/section-b/";
-        let a = ProgramResult::new(&format!("{long}alice.py"), &[result(0, "h\n", "")]);
-        let b = ProgramResult::new(&format!("{long}bob.py"), &[result(0, "h\n", "")]);
+        let a = ProgramResult::new(&format!("{long}alice.py"), &[result(0, "h\n", "")], 1);
+        let b = ProgramResult::new(&format!("{long}bob.py"), &[result(0, "h\n", "")], 1);
         let table = table(&[a, b]);
         let rows: Vec<&str> = table.lines().skip(1).collect();
         assert!(
@@ -425,7 +518,7 @@ mod tests {
 
     #[test]
     fn a_program_that_prints_nothing_fails_every_test_it_reaches() {
-        let bad = ProgramResult::new("./bad", &[result(0, "h\nl\n", ""), result(1, "h\n", "")]);
+        let bad = ProgramResult::new("./bad", &[result(0, "h\nl\n", ""), result(1, "h\n", "")], 2);
         assert_eq!((bad.scripts, bad.failed), (2, 2));
         assert_eq!(bad.rules, [(Rule::MissingBoard, 2)]);
         let grades = gradescope(&bad, Assignment::Power11, false, 1.4);
@@ -454,5 +547,28 @@ mod tests {
         let xml = junit(&[bad], Assignment::Power11, false, 1.0);
         assert!(xml.contains("<failure message=\"a key that changes the game is followed by its board: broken in 2 of 2 scripts\" type=\"missing-board\">"), "{xml}");
         assert_eq!(xml.matches("<testcase ").count(), game_rules + 1);
+    }
+
+    #[test]
+    fn a_grading_stopped_halfway_gives_nothing_it_did_not_run() {
+        let good = "h\n";
+        let transcript = "";
+        let half = ProgramResult::new("./good", &[result(0, good, transcript)], 4);
+        assert_eq!((half.scripts, half.planned, half.not_run()), (1, 4, 3));
+        let grades = gradescope(&half, Assignment::Power11, false, 1.0);
+        assert!(grades.score.abs() < f64::EPSILON, "{grades:?}");
+        assert!(
+            grades
+                .output
+                .starts_with("not graded: the grading was stopped after 1 of 4 scripts")
+        );
+        assert!(grades.tests.iter().all(|t| t.status == "failed"));
+        let xml = junit(&[half], Assignment::Power11, false, 1.0);
+        assert!(xml.contains("<testcase name=\"complete\""), "{xml}");
+        assert!(xml.contains("type=\"interrupted\""), "{xml}");
+        assert!(xml.contains("<skipped message=\"not graded: "), "{xml}");
+        let whole = ProgramResult::new("./good", &[result(0, good, transcript)], 1);
+        assert!(whole.incomplete().is_none());
+        assert!(!junit(&[whole], Assignment::Power11, false, 1.0).contains("skipped message"));
     }
 }

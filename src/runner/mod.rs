@@ -34,14 +34,16 @@
 
 mod outcome;
 mod run;
+mod sandbox;
 mod spec;
 mod stderr;
 mod terminal;
 mod tree;
 mod watch;
 
-pub use outcome::{Answer, Answering, Ending, Kept, Outcome, Seen, Status, signal_name};
+pub use outcome::{Answer, Answering, Ending, Held, Kept, Outcome, Seen, Status, signal_name};
 pub use run::Run;
+pub use sandbox::NOBODY;
 pub use spec::{Limits, Spec};
 pub use stderr::STDERR_TAIL;
 pub use tree::{MARKER, stop_all};
@@ -69,21 +71,30 @@ pub enum RunError {
         "cannot start {}: {}{}",
         crate::files::shown(path),
         crate::files::system_words(error),
-        start_hint(error)
+        start_hint(error, *user)
     )]
     Start {
         /// The program, as resolved.
         path: PathBuf,
         /// The system's error.
         error: std::io::Error,
+        /// The user it was to run as, when not the referee's.
+        user: Option<u32>,
     },
+    /// Its sandbox could not be made (the runner then runs it without one: not seen by
+    /// callers of [`Run::start`]).
+    #[error("cannot make its sandbox: {0}")]
+    Sandbox(String),
 }
 
 /// What a refusal to start a program most likely means.
-fn start_hint(error: &std::io::Error) -> &'static str {
+fn start_hint(error: &std::io::Error, user: Option<u32>) -> &'static str {
     match error.raw_os_error() {
         Some(libc::ENOEXEC) => " (a script without a #! line? name its interpreter first)",
         Some(libc::EAGAIN) => " (too many processes: the processes limit)",
+        Some(libc::EACCES | libc::ENOENT) if user.is_some() => {
+            " (a referee run as root runs programs as nobody: their files and folders must be readable by others)"
+        }
         _ => "",
     }
 }

@@ -15,6 +15,9 @@ pub enum Ending {
     TimeLimit(Duration),
     /// It printed more than the cap on standard output (in bytes), and was ended.
     OutputCap(usize),
+    /// It used more memory than its limit (bytes), the run as a whole where a control group
+    /// counted it (shared memory and `/tmp` included), and was ended.
+    MemoryLimit(u64),
     /// It was waiting for input again after the end of its input, and was ended at once.
     KeptReading,
     /// The referee ended it before it ended: [`crate::runner::Run::finish`] while it ran, or
@@ -109,6 +112,11 @@ impl fmt::Display for Ending {
                 "printed more than {} and was ended",
                 in_bytes(*cap as u64)
             ),
+            Ending::MemoryLimit(bytes) => write!(
+                f,
+                "used more than its memory limit of {} and was ended",
+                in_bytes(*bytes)
+            ),
             Ending::KeptReading => write!(f, "did not exit at the end of its input"),
             Ending::Stopped => write!(f, "was stopped by the referee"),
             Ending::Failed(words) => {
@@ -121,15 +129,34 @@ impl fmt::Display for Ending {
     }
 }
 
-/// A size in words: `512 bytes`, `64 KiB`, `1.5 MiB`.
+/// A size in words: `512 bytes`, `64 KiB`, `1.5 MiB`, `1 GiB`.
 fn in_bytes(bytes: u64) -> String {
     match bytes {
         b if b < 1 << 10 => format!("{b} bytes"),
         b if b < 1 << 20 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
         b if b < 1 << 20 => format!("{:.1} KiB", b as f64 / 1024.0),
-        b if b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
-        b => format!("{:.1} MiB", b as f64 / f64::from(1 << 20)),
+        b if b < 1 << 30 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b < 1 << 30 => format!("{:.1} MiB", b as f64 / f64::from(1 << 20)),
+        b if b % (1 << 30) == 0 => format!("{} GiB", b >> 30),
+        b => format!("{:.1} GiB", b as f64 / f64::from(1 << 30)),
     }
+}
+
+/// What held a run besides its limits: its sandbox, and how its memory was counted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Held {
+    /// Why it had no sandbox, if it had none (user namespaces refused, or not asked for): it
+    /// then read and wrote whatever its user may, and saw the referee's processes.
+    pub no_sandbox: Option<String>,
+    /// What its sandbox could not have (the system's `/proc` shown, no memory control group).
+    pub notes: Vec<String>,
+    /// Whether its memory was counted for the run as a whole by a control group (shared
+    /// memory, `/tmp` and `/dev/shm` included), rather than per process.
+    pub memory_group: bool,
+    /// The most memory the run used at once, where its control group says.
+    pub peak_memory: Option<u64>,
+    /// The user it ran as, when not the referee's (`nobody` for a referee run as root).
+    pub user: Option<u32>,
 }
 
 /// Which of its input a program was answering when it ended.
@@ -206,6 +233,8 @@ pub struct Outcome {
     /// How many processes it left (processes of the run other than the program, still
     /// there at its end), all ended.
     pub leftovers: usize,
+    /// What held it besides its limits.
+    pub held: Held,
 }
 
 /// How the runner saw that a program waits for its next input.

@@ -2,14 +2,16 @@
 //! time, answered chunk by chunk, and ended with everything it started.
 
 use super::RunError;
-use super::outcome::{Answer, Answering, Ending, Outcome, Seen, Status};
+use super::outcome::{Answer, Answering, Ending, Held, Outcome, Seen, Status};
+use super::sandbox;
 use super::spec::{Limits, Spec};
 use super::stderr::Drain;
 use super::terminal::Terminal;
 use super::tree::{self, Exit, Tree};
 use super::watch::{Look, Watch};
+use crate::files::cgroup::MemoryGroup;
 use crate::files::processes;
-use crate::files::programs::resolve;
+use crate::files::programs::{Resolved, resolve};
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::process::{Resource, Rlimit};
 use std::ffi::{OsStr, OsString};
@@ -55,11 +57,16 @@ pub struct Run {
     answering: Answering,
     leftovers: usize,
     ended_at: Option<Instant>,
+    /// The memory limit the runner watches itself (no control group holds it), if any.
+    memory_watch: Option<u64>,
+    /// The sandbox's side in the referee (its control group), if it has one.
+    sandbox: Option<sandbox::Parent>,
+    held: Held,
 }
 
 /// The limits as `setrlimit` takes them, each at most the referee's own hard limit (which a
-/// process may not raise).
-fn rlimits(limits: &Limits) -> Vec<(Resource, Rlimit)> {
+/// process may not raise), for a program run as `user` (the referee's own when `None`).
+fn rlimits(limits: &Limits, user: Option<u32>) -> Vec<(Resource, Rlimit)> {
     let capped = |resource: Resource, soft: u64, hard: u64| {
         let most = rustix::process::getrlimit(resource).maximum;
         let cap = |value: u64| Some(most.map_or(value, |most| value.min(most)));
@@ -82,7 +89,7 @@ fn rlimits(limits: &Limits) -> Vec<(Resource, Rlimit)> {
         set.push(capped(Resource::Fsize, bytes, bytes));
     }
     if let Some(more) = limits.processes {
-        let user = rustix::process::getuid().as_raw();
+        let user = user.unwrap_or_else(|| rustix::process::getuid().as_raw());
         let tasks = processes::tasks_of_user(user) + more;
         set.push(capped(Resource::Nproc, tasks, tasks));
     }
@@ -100,56 +107,119 @@ fn java_options(memory: u64, given: Option<&OsStr>) -> OsString {
     options
 }
 
-/// The value `spec` gives `name`, else the referee's own.
-fn variable(spec: &Spec, name: &str) -> Option<OsString> {
-    spec.env
-        .iter()
+/// The last value `env` gives `name`.
+fn variable(env: &[(OsString, OsString)], name: &str) -> Option<OsString> {
+    env.iter()
         .rev()
         .find(|(key, _)| key == name)
         .map(|(_, value)| value.clone())
-        .or_else(|| std::env::var_os(name))
 }
 
 impl Run {
     /// Starts `spec`'s program in a new pseudo-terminal of its own (its standard input and
     /// output; standard error on a pipe read to its end), in its folder, under its limits, in
     /// a session of its own (so the referee's terminal signals do not reach it), with
-    /// `HOME` and `PWD` its folder, `TERM=dumb` and the run's marker in its environment.
+    /// `HOME` and `PWD` its folder, `TERM=dumb`, the run's marker and only the kept part of
+    /// the referee's environment, and in a sandbox of its own where the system allows one
+    /// (`spec.sandbox`): where it refuses one, the run goes on without, and says why.
     pub fn start(spec: &Spec) -> Result<Run, RunError> {
         tree::become_subreaper().map_err(RunError::Subreaper)?;
-        let path_var = variable(spec, "PATH");
+        let env = sandbox::environment();
+        let path_var = spec
+            .env
+            .iter()
+            .rev()
+            .find(|(key, _)| key == "PATH")
+            .map(|(_, value)| value.clone())
+            .or_else(|| variable(&env, "PATH"));
         let resolved = resolve(&spec.words, &spec.origin, &spec.folder, path_var.as_deref())?;
-        let terminal = Terminal::open().map_err(RunError::Terminal)?;
-        let (stderr_reader, stderr_writer) = std::io::pipe().map_err(RunError::Pipe)?;
-        let marker = tree::new_marker();
+        let no_sandbox = if spec.sandbox {
+            sandbox::unavailable()
+        } else {
+            Some("not asked for".to_string())
+        };
+        if no_sandbox.is_none() {
+            match Run::start_held(spec, &resolved, &env, None) {
+                Err(RunError::Sandbox(why)) => {
+                    return Run::start_held(spec, &resolved, &env, Some(&why));
+                }
+                other => return other,
+            }
+        }
+        Run::start_held(spec, &resolved, &env, no_sandbox.as_deref())
+    }
+
+    /// The command that starts `resolved` with `env` (the kept part of the referee's), the
+    /// run's own variables and `spec`'s, as `user` (when not the referee's).
+    fn command(
+        spec: &Spec,
+        resolved: &Resolved,
+        env: &[(OsString, OsString)],
+        marker: &str,
+        user: Option<u32>,
+    ) -> Command {
         let (marker_name, marker_value) = marker.split_once('=').expect("NAME=value");
         let mut command = Command::new(&resolved.program);
         command
             .args(&resolved.args)
             .current_dir(&resolved.folder)
-            .env_remove("COLUMNS")
-            .env_remove("LINES")
+            .env_clear()
+            .envs(env.iter().map(|(k, v)| (k, v)))
             .env("HOME", &resolved.folder)
             .env("PWD", &resolved.folder)
             .env("TERM", "dumb");
+        if user.is_some() {
+            command.env("USER", "nobody").env("LOGNAME", "nobody");
+        }
+        command.envs(spec.env.iter().map(|(k, v)| (k, v)));
         if let Some(memory) = spec.limits.memory {
-            let given = variable(spec, "JAVA_TOOL_OPTIONS");
-            let options = java_options(memory, given.as_deref());
-            command.envs(spec.env.iter().map(|(k, v)| (k, v)));
-            command.env("JAVA_TOOL_OPTIONS", options);
-        } else {
-            command.envs(spec.env.iter().map(|(k, v)| (k, v)));
+            let given = variable(&spec.env, "JAVA_TOOL_OPTIONS");
+            command.env("JAVA_TOOL_OPTIONS", java_options(memory, given.as_deref()));
         }
         command.env(marker_name, marker_value);
+        command
+    }
+
+    /// [`Run::start`] with `resolved`, `env` and a sandbox unless `no_sandbox` says why not.
+    fn start_held(
+        spec: &Spec,
+        resolved: &Resolved,
+        env: &[(OsString, OsString)],
+        no_sandbox: Option<&str>,
+    ) -> Result<Run, RunError> {
+        let terminal = Terminal::open().map_err(RunError::Terminal)?;
+        let (stderr_reader, stderr_writer) = std::io::pipe().map_err(RunError::Pipe)?;
+        let marker = tree::new_marker();
+        let (mut child, parent) = match no_sandbox {
+            None => {
+                let (child, parent) = sandbox::prepare(&sandbox::Setup {
+                    origin: &resolved.origin,
+                    program: &resolved.program,
+                    args: &resolved.args,
+                    folder: &resolved.folder,
+                    covered: &spec.covered,
+                    shown: &spec.shown,
+                    env,
+                    memory: spec.limits.memory,
+                    scratch: spec.limits.file_size.unwrap_or(256 << 20),
+                })
+                .map_err(RunError::Pipe)?;
+                (Some(child), Some(parent))
+            }
+            Some(_) => (None, None),
+        };
+        let user = parent.as_ref().and_then(|parent| parent.user);
+        let mut command = Run::command(spec, resolved, env, &marker, user);
         let side = || terminal.program_side().map_err(RunError::Terminal);
         command
             .stdin(Stdio::from(side()?))
             .stdout(Stdio::from(side()?))
             .stderr(Stdio::from(stderr_writer));
-        let limits = rlimits(&spec.limits);
+        let limits = rlimits(&spec.limits, user);
         // SAFETY: the closure runs in the child between fork and exec, where only
         // async-signal-safe calls are allowed: it makes system calls (rustix's, straight to
-        // the kernel) on values prepared before the fork, and allocates nothing.
+        // the kernel, and the sandbox's) on values prepared before the fork, and allocates
+        // nothing.
         unsafe {
             command.pre_exec(move || {
                 rustix::process::setsid()?;
@@ -158,33 +228,52 @@ impl Run {
                 for (resource, limit) in &limits {
                     rustix::process::setrlimit(*resource, *limit)?;
                 }
-                Ok(())
+                match child.as_mut() {
+                    Some(child) => child.enter(),
+                    None => Ok(()),
+                }
             });
         }
-        let program = resolved.program.clone();
-        let tree = tree::start(
+        let refused = |error| RunError::Start {
+            path: resolved.program.clone(),
+            error,
+            user,
+        };
+        let started = tree::start(
             &marker,
-            || match command.spawn() {
-                Ok(child) => Ok(child.id()),
-                Err(error) => Err(RunError::Start {
-                    path: program.clone(),
-                    error,
-                }),
-            },
-            |error| RunError::Start {
-                path: program.clone(),
-                error,
-            },
-        )?;
+            parent.is_some(),
+            || command.spawn().map(|child| child.id()).map_err(refused),
+            refused,
+        );
         // The referee's copies of the program's terminal side and of the pipe's writing end
         // close here: standard error ends when the run's processes have all closed it.
         drop(command);
+        let mut held = Held {
+            no_sandbox: no_sandbox.map(str::to_string),
+            user,
+            ..Held::default()
+        };
+        let mut group = None;
+        if let Some(mut parent) = parent {
+            let said = parent.said();
+            if let Some(why) = said.failed {
+                return Err(RunError::Sandbox(why));
+            }
+            held.notes = said.notes;
+            held.memory_group = parent.group().is_some();
+            group = Some(parent);
+        }
+        let tree = started?;
         let now = Instant::now();
+        let memory_watch = spec.limits.memory.filter(|_| !held.memory_group);
         Ok(Run {
             terminal,
             tree,
             stderr: Some(Drain::start(stderr_reader, spec.stderr_cap)),
-            watch: Watch::new(spec.settle, now),
+            watch: Watch::new(spec.settle, now, memory_watch.is_some()),
+            memory_watch,
+            sandbox: group,
+            held,
             started: now,
             time_limit: spec.time_limit,
             per_key: spec.per_key,
@@ -320,6 +409,13 @@ impl Run {
             .map(|drain| drain.finish(STDERR_PATIENCE))
             .unwrap_or_default();
         let ended_at = self.ended_at.unwrap_or_else(Instant::now);
+        let mut held = self.held.clone();
+        if let Some(sandbox) = &mut self.sandbox {
+            // What its namespace's first process found still running when the program ended
+            // (and the namespace's end ended).
+            self.leftovers += sandbox.left_at_end();
+            held.peak_memory = sandbox.group().and_then(MemoryGroup::peak);
+        }
         Outcome {
             ending: self.ending.clone().expect("ended above"),
             answering: self.answering,
@@ -329,6 +425,7 @@ impl Run {
             stdout: std::mem::take(&mut self.stdout),
             stderr,
             leftovers: self.leftovers,
+            held,
         }
     }
 
@@ -381,8 +478,23 @@ impl Run {
         }
         match self.tree.exit() {
             Some(Exit::Code(code)) => return Some(Ending::Exited(code)),
-            Some(Exit::Signal(signal)) => return Some(Ending::Signal(signal)),
+            Some(Exit::Signal(signal)) => {
+                // The kernel's kill of a run past its control group's limit.
+                let group = self.sandbox.as_ref().and_then(sandbox::Parent::group);
+                if let (libc::SIGKILL, Some(group)) = (signal, group)
+                    && group.out_of_memory_kills() > 0
+                {
+                    let limit = group.limit();
+                    return Some(Ending::MemoryLimit(limit));
+                }
+                return Some(Ending::Signal(signal));
+            }
             None => {}
+        }
+        if let Some(limit) = self.memory_watch
+            && self.watch.memory() > limit
+        {
+            return Some(Ending::MemoryLimit(limit));
         }
         let limit = self.limit();
         if self.waited + begun.elapsed() >= limit {
@@ -476,7 +588,7 @@ mod tests {
 
     #[test]
     fn limits_are_capped_by_the_referees_own() {
-        let set = rlimits(&Limits::default());
+        let set = rlimits(&Limits::default(), None);
         let data = set
             .iter()
             .find(|(resource, _)| *resource == Resource::Data)
@@ -486,6 +598,6 @@ mod tests {
             set.iter()
                 .any(|(r, l)| *r == Resource::Core && l.current == Some(0))
         );
-        assert_eq!(rlimits(&Limits::NONE).len(), 1);
+        assert_eq!(rlimits(&Limits::NONE, None).len(), 1);
     }
 }

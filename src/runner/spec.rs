@@ -67,9 +67,21 @@ pub struct Spec {
     /// The folder it runs in: its working folder and `HOME`. The caller makes it (fresh for
     /// each run) and keeps it for what the program leaves there.
     pub folder: PathBuf,
-    /// Environment added to the referee's own (after `HOME`, `PWD` and `TERM=dumb`, which
-    /// it may override).
+    /// Environment added to what a program gets of the referee's (its search path,
+    /// language, and where its toolchains are: nothing else of the grader's), after `HOME`,
+    /// `PWD` and `TERM=dumb`, which it may override.
     pub env: Vec<(OsString, OsString)>,
+    /// Whether it runs in a sandbox of its own where the system allows one (the default): its
+    /// own process ids, mounts, IPC and no network, the grader's files out of its sight
+    /// (`runner::sandbox`). Where none can be had it runs held by its limits alone, and its
+    /// [`crate::runner::Held`] says why.
+    pub sandbox: bool,
+    /// Folders its sandbox covers besides the homes, `/tmp` and `/run` (a class's folder, so
+    /// that no program sees another's).
+    pub covered: Vec<PathBuf>,
+    /// Folders and files its sandbox shows it read-only besides `origin`, its program's
+    /// folder and its toolchains (a submission's own folder inside a covered class).
+    pub shown: Vec<PathBuf>,
     /// The limits it runs under.
     pub limits: Limits,
     /// The longest the runner waits on it, summed over the run (the caller's own time between
@@ -110,6 +122,9 @@ impl Spec {
             origin: origin.into(),
             folder: folder.into(),
             env: Vec::new(),
+            sandbox: true,
+            covered: Vec::new(),
+            shown: Vec::new(),
             limits: Limits::default(),
             time_limit: Spec::DEFAULT_TIME_LIMIT,
             per_key: Duration::ZERO,

@@ -78,6 +78,9 @@ pub(super) struct Tree {
     status: Mutex<Option<Exit>>,
     /// Set when [`stop_all`] ended it.
     stopped: AtomicBool,
+    /// Whether the program runs in a sandbox: then `program` is the sandbox's outer process,
+    /// its one child the namespace's first process, and that one's first child the program.
+    sandboxed: bool,
     /// Held while the run is being ended; what ending it swept, once it has been.
     swept: Mutex<Option<Swept>>,
 }
@@ -115,12 +118,13 @@ pub(super) fn become_subreaper() -> std::io::Result<()> {
 /// waits for it or finds its run, and registers the run.
 pub(super) fn start<E>(
     marker: &str,
+    sandboxed: bool,
     spawn: impl FnOnce() -> Result<u32, E>,
     lost: impl FnOnce(std::io::Error) -> E,
 ) -> Result<Arc<Tree>, E> {
     let _starting = STARTING.read().unwrap_or_else(PoisonError::into_inner);
     let pid = spawn()?;
-    let tree = match Tree::new(pid, marker) {
+    let tree = match Tree::new(pid, marker, sandboxed) {
         Ok(tree) => Arc::new(tree),
         Err(error) => {
             // Not held (no pidfd: a kernel before 5.3): not left running either. It is this
@@ -164,6 +168,7 @@ pub fn stop_all() -> usize {
 /// A process held while its run ends.
 struct Held {
     pid: u32,
+    ppid: u32,
     start: u64,
     fd: OwnedFd,
     alive: bool,
@@ -171,7 +176,7 @@ struct Held {
 }
 
 impl Tree {
-    fn new(pid: u32, marker: &str) -> std::io::Result<Tree> {
+    fn new(pid: u32, marker: &str, sandboxed: bool) -> std::io::Result<Tree> {
         let raw = rustix::process::Pid::from_raw(pid as i32)
             .ok_or_else(|| std::io::Error::other("no process id"))?;
         // The program cannot be collected before this (the runner collects only by pidfd),
@@ -186,6 +191,7 @@ impl Tree {
             seen: Mutex::new(HashSet::new()),
             status: Mutex::new(None),
             stopped: AtomicBool::new(false),
+            sandboxed,
             swept: Mutex::new(None),
         })
     }
@@ -233,12 +239,37 @@ impl Tree {
         }
     }
 
-    /// The processes of `all` that are the program's descendants now.
+    /// The processes of `all` that are the program's descendants now (the program first
+    /// where it is there), the sandbox's own processes left out: those only wait.
     pub(super) fn descendants(&self, all: &[Process]) -> Vec<Process> {
+        let outer: Vec<Process> = all
+            .iter()
+            .filter(|p| p.pid == self.program && p.start_time == self.program_start)
+            .copied()
+            .collect();
+        if !self.sandboxed {
+            return below(outer, all);
+        }
+        // The namespace's first process, and its first child: the program.
+        let first: Vec<u32> = all
+            .iter()
+            .filter(|p| outer.iter().any(|o| o.pid == p.ppid))
+            .map(|p| p.pid)
+            .collect();
         let program = all
             .iter()
-            .filter(|p| p.pid == self.program && p.start_time == self.program_start);
-        below(program.copied().collect(), all)
+            .filter(|p| first.contains(&p.ppid))
+            .min_by_key(|p| p.start_time)
+            .copied();
+        let mut found = below(program.into_iter().collect(), all);
+        // Orphans the namespace's first process took in are the run's too.
+        let orphans: Vec<Process> = all
+            .iter()
+            .filter(|p| first.contains(&p.ppid) && !found.iter().any(|f| f.pid == p.pid))
+            .copied()
+            .collect();
+        found.extend(below(orphans, all));
+        found
     }
 
     /// The processes of `all` that are the run's.
@@ -272,13 +303,25 @@ impl Tree {
             let _ = pidfd_send_signal(&process.fd, Signal::KILL);
         }
         self.collect(&mut held);
+        // In a sandbox, the program is the first child of the namespace's first process, and
+        // neither that one nor the outer process is the program's.
+        let outer = |p: &Held| p.pid == self.program && p.start == self.program_start;
+        let first = held.iter().find(|p| p.ppid == self.program).map(|p| p.pid);
+        let program = if self.sandboxed {
+            held.iter()
+                .filter(|p| Some(p.ppid) == first)
+                .min_by_key(|p| p.start)
+                .map(|p| (p.pid, p.start))
+        } else {
+            Some((self.program, self.program_start))
+        };
+        let is_program = |p: &Held| program == Some((p.pid, p.start));
+        let sandbox_own = |p: &Held| self.sandboxed && (outer(p) || Some(p.pid) == first);
         let result = Swept {
-            program: held
-                .iter()
-                .any(|p| p.pid == self.program && p.start == self.program_start && p.alive),
+            program: held.iter().any(|p| is_program(p) && p.alive),
             others: held
                 .iter()
-                .filter(|p| p.alive && !(p.pid == self.program && p.start == self.program_start))
+                .filter(|p| p.alive && !is_program(p) && !outer(p) && !sandbox_own(p))
                 .count(),
         };
         *swept = Some(result);
@@ -314,6 +357,7 @@ impl Tree {
                 let _ = pidfd_send_signal(&fd, Signal::STOP);
                 held.push(Held {
                     pid: process.pid,
+                    ppid: process.ppid,
                     start: process.start_time,
                     fd,
                     alive: !process.ended(),

@@ -61,12 +61,20 @@ pub(super) struct Watch {
     /// When the program last printed, ran or used CPU.
     moved: Instant,
     cpu: u64,
+    /// Whether its memory is counted at each look for descendants (no control group does).
+    count_memory: bool,
+    /// The memory its processes used at the last count: their own and the shared memory they
+    /// map, in bytes.
+    memory: u64,
 }
 
 impl Watch {
-    /// A watch over a program just started, quiet after `settle`.
-    pub(super) fn new(settle: Duration, now: Instant) -> Watch {
+    /// A watch over a program just started, quiet after `settle`, counting its memory if
+    /// `count_memory`.
+    pub(super) fn new(settle: Duration, now: Instant, count_memory: bool) -> Watch {
         Watch {
+            count_memory,
+            memory: 0,
             settle,
             quiet: settle,
             known: Vec::new(),
@@ -75,6 +83,11 @@ impl Watch {
             moved: now,
             cpu: 0,
         }
+    }
+
+    /// The memory the program's processes used at the last count (0 where not counted).
+    pub(super) fn memory(&self) -> u64 {
+        self.memory
     }
 
     /// How long the program had to be quiet, at the last look, to be taken as waiting.
@@ -181,6 +194,12 @@ impl Watch {
             self.moved = now;
         }
         self.cpu = cpu;
+        if self.count_memory {
+            self.memory = tree_now
+                .iter()
+                .filter_map(|p| processes::memory_in_use(p.pid))
+                .sum();
+        }
         self.known = known;
         if self.known.is_empty() {
             self.known.push(tree.program());

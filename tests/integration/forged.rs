@@ -86,3 +86,27 @@ fn a_score_its_tiles_cannot_add_up_to_sets_no_best_score() {
     );
     assert!(best_4x4(&run).is_some());
 }
+
+/// Regression (hostile users, round 5): a save of two 2^62 tiles at score 0 resumed without
+/// a word (only a score too high was caught). A score too low for its tiles is caught too.
+#[test]
+fn a_score_too_low_for_its_tiles_is_said_and_sets_no_best_score() {
+    let run = Run::new();
+    let huge = 1u64 << 62;
+    std::fs::write(
+        run.path("power11.saved"),
+        state(0, [[huge, huge, 0, 0], [0; 4], [0; 4], [0; 4]]),
+    )
+    .unwrap();
+    let ran = run.run(&["--seed", "1"], "r\nd\nq\nq\n");
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(
+        ran.stdout.contains(
+            "The saved game's state 1 of 1 is not one the rules can make (a score of 0, less \
+             than its tiles must have earned: "
+        ),
+        "{}",
+        ran.stdout
+    );
+    assert_eq!(best_4x4(&run), None);
+}

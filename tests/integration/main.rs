@@ -27,6 +27,7 @@ mod referee;
 mod release;
 mod reliability;
 mod runner;
+mod sandbox;
 mod search;
 mod session;
 mod tidy;

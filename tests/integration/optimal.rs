@@ -322,7 +322,7 @@ fn a_table_that_cannot_be_kept_is_played_from_memory_and_other_files_left_alone(
         .success()
         .stdout(predicate::str::contains("games: 3"))
         .stderr(predicate::str::contains(
-            "start2twos-fours.table: not a directory); playing from the table in memory",
+            "/data/solutions is a regular file, not a directory); playing from the table in memory",
         ));
     // `solve` is asked for the file: there it is an error (exit 1), with nothing to move away.
     power11(&other, &["solve", "--size", "3", "--goal", "32"], "")
@@ -332,7 +332,7 @@ fn a_table_that_cannot_be_kept_is_played_from_memory_and_other_files_left_alone(
             "power11: cannot keep a table there: ",
         ))
         .stderr(predicate::str::ends_with(
-            "start2twos-fours.table: not a directory\n",
+            "/data/solutions is a regular file, not a directory\n",
         ));
     // No data directory at all (a user with no home: only root can take such a uid).
     // SAFETY: geteuid takes nothing and cannot fail.

@@ -364,3 +364,157 @@ fn a_command_s_control_characters_never_reach_the_terminal() {
         ran.stdout
     );
 }
+
+/// Runs `power11 args` in `folder` with `input`, its data directory `data`: what it printed
+/// on both streams.
+fn printed(folder: &Path, data: &Path, args: &[&str], input: &str) -> String {
+    let output = assert_cmd::Command::cargo_bin("power11")
+        .unwrap()
+        .args(args)
+        .current_dir(folder)
+        .env("POWER11_DATA_DIR", data)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr)
+}
+
+/// Regression (hostile users, round 5): reads followed another user's links where writes
+/// did not. A name was looked at, then opened by its path: a link swapped in between was
+/// followed (resume showed another user's game in 26 of 837 races), and the best scores, the
+/// learned weights and the solved tables were read through such a link (a forged best shown,
+/// another user's network played, a line of a root-only file printed). Each is now opened
+/// through its folder's handle without following a link, then checked. Here another user
+/// swaps, as fast as the system allows, a file of their own and a link to a root-only file
+/// at each name, while power11 reads it again and again: the root-only file's score or words
+/// never appear.
+#[test]
+fn reads_never_follow_a_link_another_user_races_in() {
+    if !as_root("reads_never_follow_a_link_another_user_races_in") {
+        return;
+    }
+    let run = Run::new();
+    let shared = shared_folder(&run);
+    for folder in ["weights", "solutions"] {
+        std::fs::create_dir(shared.join(folder)).unwrap();
+        std::fs::set_permissions(shared.join(folder), std::fs::Permissions::from_mode(0o1777))
+            .unwrap();
+    }
+    let victim = run.path("victim");
+    std::fs::create_dir(&victim).unwrap();
+    std::fs::set_permissions(&victim, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let save = |score: u64| {
+        format!(
+            "Score: {score}\n#####################\n#   2|    |    |    #\n#    |    |    |    #\n\
+             #    |    |    |    #\n#    |    |    |   2#\n#####################\n"
+        )
+    };
+    // (name in the shared folder, arguments, keys, runs, the attacker's own file, the
+    // root-only file, what of it must never be shown): a resume, a classic game's best
+    // score, the learned player's advice (its network read from the data directory first),
+    // the exact player's table.
+    let table = "solutions/3x3-goal32-twos-fours-start2twos-fours.table";
+    let cases: [(&str, &[&str], &str, usize, String, String, &str); 4] = [
+        (
+            "power11.saved",
+            &[],
+            "r\nq\nq\n",
+            300,
+            save(4),
+            save(424_240),
+            "424240",
+        ),
+        (
+            "best-scores.txt",
+            &["--variant", "classic"],
+            "h\nq\nq\n",
+            300,
+            "classic 4 8\n".to_string(),
+            "classic 4 424240\n".to_string(),
+            "424240",
+        ),
+        (
+            "weights/ntuple-4x4.p11w",
+            &[],
+            "h\na\nq\nq\n",
+            20,
+            "not a network\n".to_string(),
+            "TOP SECRET LINE\n".to_string(),
+            "TOP SECRET",
+        ),
+        (
+            table,
+            &["--player", "optimal", "--size", "3", "--goal", "32"],
+            "h\na\nq\nq\n",
+            100,
+            "not a table\n".to_string(),
+            "TOP SECRET LINE\n".to_string(),
+            "TOP SECRET",
+        ),
+    ];
+    for (name, args, keys, runs, own, secret_text, never) in cases {
+        let secret = victim.join("secret");
+        std::fs::write(&secret, &secret_text).unwrap();
+        std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let at = shared.join(name);
+        // The attacker's own file and a link to the secret, each made beside the name and
+        // renamed over it in turn: the name is always there, a file or a link.
+        let flipper = as_other(&format!(
+            "exec python3 -c 'import os, sys\nsecret, name, own = sys.argv[1:4]\nd = os.path.dirname(name)\nf, l = os.path.join(d, \".own\"), os.path.join(d, \".lnk\")\nwhile True:\n  try:\n    with open(f, \"w\") as h: h.write(own)\n    os.rename(f, name)\n    os.symlink(secret, l)\n    os.rename(l, name)\n  except OSError: pass' {} {} '{}'",
+            quoted(&secret),
+            quoted(&at),
+            own
+        ))
+        .spawn()
+        .map(Killed)
+        .unwrap();
+        for _ in 0..runs {
+            let said = printed(&shared, &shared, args, keys);
+            assert!(!said.contains(never), "{name}: {said}");
+        }
+        drop(flipper);
+        let _ = std::fs::remove_file(&at);
+        assert_eq!(std::fs::read_to_string(&secret).unwrap(), secret_text);
+    }
+}
+
+/// Regression (hostile users, round 5): two games saving in one folder lost 0.6% of their
+/// saves ("no such file or directory"): one removed the other's new temporary file, taken
+/// for one a killed save left, before it was locked. Two games saving 5,000 times each in
+/// one folder now lose none.
+#[test]
+fn two_games_saving_in_one_folder_lose_no_save() {
+    let run = Run::new();
+    let keys = format!("h\n{}q\nq\n", "s\n".repeat(5000));
+    let game = || {
+        let mut child = run
+            .process(&["--seed", "1"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let keys = keys.clone();
+        let writer = std::thread::spawn(move || {
+            use std::io::Write;
+            let _ = stdin.write_all(keys.as_bytes());
+        });
+        (child, writer)
+    };
+    let games = [game(), game()];
+    for (child, writer) in games {
+        let output = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(0));
+        assert_eq!(stdout.matches("Game saved").count(), 5000, "{}", {
+            let lost: Vec<&str> = stdout
+                .lines()
+                .filter(|l| l.contains("save"))
+                .take(3)
+                .collect();
+            lost.join("\n")
+        });
+    }
+}

@@ -728,3 +728,20 @@ fn a_terminal_of_no_size_is_drawn_as_80x24() {
         "{shown}"
     );
 }
+
+/// Regression (hostile users, round 5): after a paste of 4 KB or more, the full screen slept
+/// with up to 2,880 bytes of it unread (its key reader read a block, then waited for the
+/// terminal to say more had come), so Enter and `q` did nothing until more keys came. A
+/// paste of 6 KB of keys that mean nothing at the menu, then `q`: the program reads it all
+/// and leaves.
+#[test]
+fn a_long_paste_is_read_to_its_end_before_the_screen_sleeps() {
+    let run = Run::new();
+    let mut paste = vec![b'x'; 6 << 10];
+    paste.push(b'q');
+    let screen = in_terminal(&run, "", &[&paste]);
+    assert!(
+        contains(&screen, b"\x1b[?1049l"),
+        "the terminal is restored"
+    );
+}

@@ -206,10 +206,12 @@ fn print_one(args: &RefereeArgs, report: &Report, run: Option<&Ran>) -> anyhow::
         let json = serde_json::json!({
             "report": report,
             "run": run.map(run_json),
+            "stops_from_programs": play::stops_from_runs(),
         });
         writeln!(out, "{json}")?;
     } else {
         out.write_all(in_words(report, run).as_bytes())?;
+        ignored_stops(&mut out)?;
     }
     out.flush()?;
     drop(out);
@@ -223,6 +225,17 @@ fn print_one(args: &RefereeArgs, report: &Report, run: Option<&Ran>) -> anyhow::
             |p| p.words,
         )
     })
+}
+
+/// Says how many stop signals the programs run sent the referee, if any: each was ignored.
+fn ignored_stops(out: &mut impl Write) -> std::io::Result<()> {
+    match play::stops_from_runs() {
+        0 => Ok(()),
+        n => writeln!(
+            out,
+            "note: the programs run sent the referee {n} stop signal(s) (SIGINT, SIGTERM or SIGHUP); each was ignored"
+        ),
+    }
 }
 
 /// Exit 1 where a rule was broken, 3 where only a run went wrong, 0 otherwise.
@@ -313,53 +326,12 @@ impl Class<'_> {
         for (p, runs) in done.iter().enumerate() {
             let command = &self.args.run[p];
             let scripts: Vec<ScriptResult> = runs.iter().map(|d| d.result.clone()).collect();
-            let result = ProgramResult::new(command, &scripts);
-            let mut failures = Vec::new();
-            for d in runs.iter().filter(|d| d.result.failed()) {
-                let keys = &self.scripts[usize::try_from(d.result.script).unwrap_or(0)].1;
-                let kept = keep.map(|k| {
-                    let sub = several.then(|| format!("program-{}", p + 1));
-                    k.keep(
-                        sub.as_deref(),
-                        d.result.script,
-                        keys,
-                        &d.run.transcript,
-                        d.run.save.as_deref(),
-                    )
-                });
-                if !self.args.json && !several {
-                    match &kept {
-                        Some(Ok(path)) => writeln!(
-                            out,
-                            "script {} failed (kept as {}):",
-                            d.result.script,
-                            crate::files::shown(path)
-                        )?,
-                        Some(Err(e)) => writeln!(
-                            out,
-                            "script {} failed (warning: not kept: {e}):",
-                            d.result.script
-                        )?,
-                        None => writeln!(out, "script {} failed:", d.result.script)?,
-                    }
-                    out.write_all(in_words(&d.result.report, Some(&d.run)).as_bytes())?;
-                }
-                let (kept, not_kept) = match kept {
-                    Some(Ok(path)) => (Some(path), None),
-                    Some(Err(e)) => (None, Some(e.to_string())),
-                    None => (None, None),
-                };
-                failures.push(serde_json::json!({
-                    "script": d.result.script,
-                    "keys": kept,
-                    "not_kept": not_kept,
-                    "report": d.result.report,
-                    "run": run_json(&d.run),
-                }));
-            }
+            let result = ProgramResult::new(command, &scripts, self.scripts.len());
+            let failures = self.failures(&mut out, p, runs, keep)?;
             programs_json.push(serde_json::json!({
                 "command": command,
                 "scripts": result.scripts,
+                "planned": result.planned,
                 "failed": result.failed,
                 "rules": result.rules.iter().map(|(rule, n)| serde_json::json!({
                     "rule": rule.name(),
@@ -375,6 +347,7 @@ impl Class<'_> {
             let mut json = serde_json::json!({
                 "scripts": count,
                 "stopped_by": stopped_by().and_then(signal_name),
+                "stops_from_programs": play::stops_from_runs(),
                 "seed": seed,
                 "interface": self.options.assignment.name(),
                 "programs": programs_json,
@@ -397,12 +370,72 @@ impl Class<'_> {
                     shown_text(&result.command),
                     result.failed
                 )?;
+                if let Some(why) = result.incomplete() {
+                    writeln!(out, "{why}")?;
+                }
             }
+            ignored_stops(&mut out)?;
         }
         out.flush()?;
         drop(out);
         self.write_grades(&results, seconds)?;
         class_verdict(&results, count)
+    }
+
+    /// Program `p`'s failing runs, each kept in `keep` (a folder a program when there are
+    /// several) and, for one program in words, reported on `out`: their JSON.
+    fn failures(
+        &self,
+        out: &mut impl Write,
+        p: usize,
+        runs: &[Done],
+        keep: Option<&KeepDir>,
+    ) -> anyhow::Result<Vec<serde_json::Value>> {
+        let several = self.programs.len() > 1;
+        let mut failures = Vec::new();
+        for d in runs.iter().filter(|d| d.result.failed()) {
+            let keys = &self.scripts[usize::try_from(d.result.script).unwrap_or(0)].1;
+            let kept = keep.map(|k| {
+                let sub = several.then(|| format!("program-{}", p + 1));
+                k.keep(
+                    sub.as_deref(),
+                    d.result.script,
+                    keys,
+                    &d.run.transcript,
+                    d.run.save.as_deref(),
+                )
+            });
+            if !self.args.json && !several {
+                match &kept {
+                    Some(Ok(path)) => writeln!(
+                        out,
+                        "script {} failed (kept as {}):",
+                        d.result.script,
+                        crate::files::shown(path)
+                    )?,
+                    Some(Err(e)) => writeln!(
+                        out,
+                        "script {} failed (warning: not kept: {e}):",
+                        d.result.script
+                    )?,
+                    None => writeln!(out, "script {} failed:", d.result.script)?,
+                }
+                out.write_all(in_words(&d.result.report, Some(&d.run)).as_bytes())?;
+            }
+            let (kept, not_kept) = match kept {
+                Some(Ok(path)) => (Some(path), None),
+                Some(Err(e)) => (None, Some(e.to_string())),
+                None => (None, None),
+            };
+            failures.push(serde_json::json!({
+                "script": d.result.script,
+                "keys": kept,
+                "not_kept": not_kept,
+                "report": d.result.report,
+                "run": run_json(&d.run),
+            }));
+        }
+        Ok(failures)
     }
 
     /// Gradescope's and JUnit's files, where asked for.
@@ -518,6 +551,7 @@ pub(super) fn setup_of(
         per_key,
         key_limit,
         options: options.clone(),
+        sandbox: !args.no_sandbox,
     })
 }
 
@@ -544,6 +578,7 @@ pub(super) fn run_problem(run: &Ran) -> Option<RunProblem> {
         Ending::Signal(_) => ("crashed", format!("the program {}", outcome.ending)),
         Ending::TimeLimit(_) => ("hung", format!("the program {}", outcome.ending)),
         Ending::OutputCap(_) => ("flooded", format!("the program {}", outcome.ending)),
+        Ending::MemoryLimit(_) => ("memory", format!("the program {}", outcome.ending)),
         Ending::Failed(_) => ("failed", format!("the run {}", outcome.ending)),
     };
     let mut words = words;
@@ -594,6 +629,12 @@ fn run_words(run: &Ran) -> String {
             outcome.leftovers
         );
     }
+    if let Some(why) = &outcome.held.no_sandbox {
+        let _ = write!(
+            words,
+            "\nwarning: it ran without a sandbox ({why}): it could read and write whatever its user may, and see the referee's processes"
+        );
+    }
     if let (Some(board), Some(_)) = (&run.board_before, run_problem(run)) {
         words.push_str("\nthe board before that key:\n");
         words.push_str(crate::text::render_board(board).trim_end());
@@ -610,6 +651,7 @@ pub(super) fn run_json(run: &Ran) -> serde_json::Value {
         Ending::Signal(signal) => ("signal", Some(*signal)),
         Ending::TimeLimit(_) => ("timed-out", None),
         Ending::OutputCap(_) => ("output-capped", None),
+        Ending::MemoryLimit(_) => ("memory-limit", None),
         Ending::KeptReading => ("kept-reading", None),
         Ending::Stopped => ("stopped", None),
         Ending::Failed(_) => ("failed", None),
@@ -633,5 +675,19 @@ pub(super) fn run_json(run: &Ran) -> serde_json::Value {
             "end": String::from_utf8_lossy(outcome.stderr.end(2048)),
         },
         "leftovers": outcome.leftovers,
+        "held": held_json(&outcome.held),
+    })
+}
+
+/// What held a run, as JSON: its sandbox (or why none), how its memory was counted, the
+/// most it used, and the user it ran as.
+fn held_json(held: &crate::runner::Held) -> serde_json::Value {
+    serde_json::json!({
+        "sandbox": held.no_sandbox.is_none(),
+        "no_sandbox": held.no_sandbox,
+        "notes": held.notes,
+        "memory": if held.memory_group { "run" } else { "process" },
+        "peak_memory": held.peak_memory,
+        "user": held.user,
     })
 }

@@ -62,12 +62,34 @@ fn refused_link(link: &Path, owner: u32, last: bool) -> io::Error {
     io::Error::new(io::ErrorKind::PermissionDenied, message)
 }
 
+/// What a walk does with a path's last name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Last {
+    /// Enters it, as a directory.
+    Enter,
+    /// Keeps it, once a link there is followed where the rule allows.
+    Keep,
+    /// Keeps it as it is, a link too.
+    KeepAsIs,
+}
+
 /// The directory that holds `path`'s last name and that name, once every link on the way (the
 /// last name's too) is followed where the rule allows: what a write to `path` replaces. Missing
 /// directories on the way are made (mode 0777 less the umask) if `make`. A path with no last
 /// name (`/`, `..`) is refused.
 pub fn resolve(path: &Path, make: bool) -> io::Result<(Dir, OsString)> {
-    match walk(path, make, true)? {
+    reached(path, walk(path, make, Last::Keep)?)
+}
+
+/// As [`resolve`], but a link at the last name is kept as it is, not followed: for a name
+/// only a regular file may be at.
+pub fn resolve_not_last(path: &Path) -> io::Result<(Dir, OsString)> {
+    reached(path, walk(path, false, Last::KeepAsIs)?)
+}
+
+/// The directory and name a walk of `path` kept.
+fn reached(path: &Path, walked: Walked) -> io::Result<(Dir, OsString)> {
+    match walked {
         Walked::Reached(dir, Some(name)) => Ok((dir, name)),
         // The system's own words: `no such file or directory`.
         Walked::Missing(_) => Err(io::ErrorKind::NotFound.into()),
@@ -82,7 +104,7 @@ pub fn resolve(path: &Path, make: bool) -> io::Result<(Dir, OsString)> {
 /// write would replace. Where a directory on the way is missing, the rest of the path is kept
 /// as written (nothing is there to follow).
 pub fn resolve_links(path: &Path) -> io::Result<PathBuf> {
-    match walk(path, false, true)? {
+    match walk(path, false, Last::Keep)? {
         Walked::Reached(dir, Some(name)) => Ok(dir.path.join(name)),
         Walked::Reached(dir, None) => Ok(dir.path),
         Walked::Missing(path) => Ok(path),
@@ -93,7 +115,7 @@ impl Dir {
     /// The directory at `path`, walked a name at a time; missing directories are made if
     /// `make`.
     pub fn open(path: &Path, make: bool) -> io::Result<Dir> {
-        match walk(path, make, false)? {
+        match walk(path, make, Last::Enter)? {
             Walked::Reached(dir, _) => Ok(dir),
             Walked::Missing(path) => Err(io::Error::new(
                 io::ErrorKind::NotFound,
@@ -179,6 +201,25 @@ impl Dir {
     /// The regular file of this user's at `name`, to lock and remove; `None` for anything else.
     pub fn open_own(&self, name: &OsStr) -> Option<File> {
         self.own_file(name)
+    }
+
+    /// The regular file at `name`, open to read, with its metadata: looked at first (a FIFO
+    /// or a device is refused unopened), opened without following a link (one swapped in
+    /// since the look is refused) and without waiting, and checked once open to be the file
+    /// looked at. With `one_name`, a file with other names (a hard link to a file elsewhere,
+    /// which may be someone else's) is refused too.
+    pub fn open_to_read(
+        &self,
+        name: &OsStr,
+        one_name: bool,
+    ) -> Result<(File, std::fs::Metadata), OpenError> {
+        self.read_file(name, one_name)
+    }
+
+    /// Whether `name` here is the file `file` is open on (the same file, not another put at
+    /// its name since).
+    pub fn leads_to(&self, name: &OsStr, file: &File) -> bool {
+        self.is_file_at(name, file)
     }
 
     /// Renames `from` over `to` within this directory (a link at `to` is replaced itself).

@@ -1,13 +1,14 @@
 //! Systems without `openat` and links of this kind: the same acts, by path.
 
-use super::{Dir, Walked, names_of, stepped};
+use super::{Dir, Last, Walked, names_of, stepped};
 use crate::files::open::{OpenError, kind_words, regular_file};
 use std::ffi::{OsStr, OsString};
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
 
-pub(super) fn walk(path: &Path, make: bool, keep_last: bool) -> io::Result<Walked> {
+pub(super) fn walk(path: &Path, make: bool, last: Last) -> io::Result<Walked> {
+    let keep_last = last != Last::Enter;
     let mut names = names_of(path);
     let last = if keep_last { names.pop_back() } else { None };
     let mut at = PathBuf::new();
@@ -64,6 +65,22 @@ impl Dir {
     pub(super) fn own_file(&self, name: &OsStr) -> Option<File> {
         let file = File::open(self.at(name)).ok()?;
         regular_file(file).ok().map(|(file, _)| file)
+    }
+
+    pub(super) fn read_file(
+        &self,
+        name: &OsStr,
+        _one_name: bool,
+    ) -> Result<(File, std::fs::Metadata), OpenError> {
+        let looked = std::fs::symlink_metadata(self.at(name)).map_err(OpenError::Io)?;
+        if !looked.is_file() {
+            return Err(OpenError::NotRegular(kind_words(looked.file_type())));
+        }
+        regular_file(File::open(self.at(name)).map_err(OpenError::Io)?)
+    }
+
+    pub(super) fn is_file_at(&self, name: &OsStr, _file: &File) -> bool {
+        self.at(name).is_file()
     }
 
     pub(super) fn rename_within(&self, from: &OsStr, to: &OsStr) -> io::Result<()> {

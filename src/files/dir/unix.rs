@@ -1,7 +1,8 @@
 //! Unix: the walk and every act through `openat` and the directory's descriptor.
 
 use super::{
-    Dir, MAX_LINKS, MAX_RETRIES, Walked, link_may_be_followed, names_of, refused_link, stepped,
+    Dir, Last, MAX_LINKS, MAX_RETRIES, Walked, link_may_be_followed, names_of, refused_link,
+    stepped,
 };
 use crate::files::open::{OpenError, regular_file};
 use rustix::fs::{AtFlags, FileType, Mode, OFlags, Stat};
@@ -102,9 +103,11 @@ impl Walk {
     }
 }
 
-/// The walk: from `/` or the current directory, a name at a time. With `keep_last`, the
-/// last name is not entered but returned (after its links are followed).
-pub(super) fn walk(path: &Path, make: bool, keep_last: bool) -> io::Result<Walked> {
+/// The walk: from `/` or the current directory, a name at a time. Unless `last` is
+/// [`Last::Enter`], the last name is not entered but returned (after its links are followed,
+/// for [`Last::Keep`]).
+pub(super) fn walk(path: &Path, make: bool, last: Last) -> io::Result<Walked> {
+    let keep_last = last != Last::Enter;
     let root = path.is_absolute();
     let start = if root { "/" } else { "." };
     let mut walk = Walk {
@@ -127,8 +130,11 @@ pub(super) fn walk(path: &Path, make: bool, keep_last: bool) -> io::Result<Walke
             Err(e) => return Err(named(&e.into(), &walk.at.join(&name))),
         };
         let kind = looked.as_ref().map(|s| FileType::from_raw_mode(s.st_mode));
+        let as_is = last == Last::KeepAsIs && walk.names.is_empty();
         match (kind, looked) {
-            (Some(FileType::Symlink), Some(looked)) => walk.follow(&name, &looked, path)?,
+            (Some(FileType::Symlink), Some(looked)) if !as_is => {
+                walk.follow(&name, &looked, path)?;
+            }
             _ if walk.names.is_empty() && keep_last => {
                 let dir = Dir {
                     fd: walk.fd,
@@ -244,6 +250,47 @@ impl Dir {
         let ours =
             FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile && stat.st_uid == user();
         ours.then(|| File::from(fd))
+    }
+
+    /// [`Dir::leads_to`].
+    pub(super) fn is_file_at(&self, name: &OsStr, file: &File) -> bool {
+        let named = rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW);
+        let open = rustix::fs::fstat(file);
+        matches!((named, open), (Ok(a), Ok(b)) if a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+    }
+
+    /// [`Dir::open_to_read`].
+    pub(super) fn read_file(
+        &self,
+        name: &OsStr,
+        one_name: bool,
+    ) -> Result<(File, std::fs::Metadata), OpenError> {
+        let looked = match rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW) {
+            Ok(looked) => looked,
+            Err(e) => return Err(OpenError::Io(e.into())),
+        };
+        let kind = FileType::from_raw_mode(looked.st_mode);
+        if kind != FileType::RegularFile {
+            return Err(OpenError::NotRegular(kind_of(kind)));
+        }
+        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+        let fd = match rustix::fs::openat(&self.fd, name, flags, Mode::empty()) {
+            Ok(fd) => fd,
+            Err(rustix::io::Errno::LOOP) => return Err(OpenError::NotRegular("a symbolic link")),
+            Err(e) => return Err(OpenError::Io(e.into())),
+        };
+        let opened = rustix::fs::fstat(&fd).map_err(|e| OpenError::Io(e.into()))?;
+        if opened.st_dev != looked.st_dev || opened.st_ino != looked.st_ino {
+            return Err(OpenError::Io(io::Error::other(
+                "it was replaced while it was opened",
+            )));
+        }
+        if one_name && opened.st_nlink != 1 {
+            return Err(OpenError::NotRegular(
+                "a file with another name too (a hard link)",
+            ));
+        }
+        regular_file(File::from(fd))
     }
 
     /// Renames `from` to `to`, both in this directory: what is at `to` (a link too) is
