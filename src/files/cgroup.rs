@@ -14,6 +14,7 @@ use std::os::fd::OwnedFd;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 /// Which hierarchy a control group is in: their files are named differently.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,16 +23,59 @@ enum Version {
     V2,
 }
 
-/// A run's own memory control group, removed when dropped (once its processes are gone).
+/// A run's own memory control group: kept to be used again when dropped empty (making and
+/// removing one costs a run more than all the rest of its sandbox), removed otherwise.
 #[derive(Debug)]
 pub struct MemoryGroup {
     path: PathBuf,
     version: Version,
     limit: u64,
+    /// Its kills for want of memory before this run (a group used again keeps its count).
+    kills_before: u64,
 }
 
 /// Numbers the groups this process makes.
 static NEXT: AtomicU64 = AtomicU64::new(0);
+/// Groups whose runs are over, empty, to be used again ([`release_all`] removes them).
+static FREE: Mutex<Vec<(PathBuf, Version)>> = Mutex::new(Vec::new());
+/// Whether this process has removed the groups referees that are gone left behind.
+static SWEPT: Mutex<bool> = Mutex::new(false);
+
+/// The name a group of this process gets: `power11-run-PID-N`.
+const PREFIX: &str = "power11-run-";
+
+/// Removes the groups this process keeps to use again: for the end of a referee's work (a
+/// referee killed first leaves them, empty, for the next one to remove).
+pub fn release_all() {
+    let free = std::mem::take(&mut *FREE.lock().unwrap_or_else(PoisonError::into_inner));
+    for (path, _) in free {
+        let _ = std::fs::remove_dir(path);
+    }
+}
+
+/// Removes the empty groups below `parent` that referees no longer running left behind.
+fn sweep(parent: &Path) {
+    let mut swept = SWEPT.lock().unwrap_or_else(PoisonError::into_inner);
+    if *swept {
+        return;
+    }
+    *swept = true;
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let pid = name
+            .strip_prefix(PREFIX)
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<u32>().ok());
+        if let Some(pid) = pid
+            && !Path::new(&format!("/proc/{pid}")).exists()
+        {
+            let _ = std::fs::remove_dir(entry.path());
+        }
+    }
+}
 
 /// The folder of this process's memory control group, and its hierarchy, from
 /// `/proc/self/cgroup` and `/proc/self/mountinfo`.
@@ -140,19 +184,33 @@ impl MemoryGroup {
     /// swap beyond it), or why none could be made (not root, no delegated subtree, no memory
     /// controller).
     pub fn create(bytes: u64) -> io::Result<MemoryGroup> {
-        let (parent, version) = own_group()
-            .ok_or_else(|| io::Error::other("no memory control group to make one in"))?;
-        let name = format!(
-            "power11-run-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        );
-        let path = parent.join(name);
-        std::fs::create_dir(&path)?;
-        let group = MemoryGroup {
+        let reused = FREE.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        let (path, version) = if let Some(free) = reused {
+            free
+        } else {
+            let (parent, version) = own_group()
+                .ok_or_else(|| io::Error::other("no memory control group to make one in"))?;
+            sweep(&parent);
+            let name = format!(
+                "{PREFIX}{}-{}",
+                std::process::id(),
+                NEXT.fetch_add(1, Ordering::Relaxed)
+            );
+            let path = parent.join(name);
+            std::fs::create_dir(&path)?;
+            (path, version)
+        };
+        let mut group = MemoryGroup {
             path,
             version,
             limit: bytes,
+            kills_before: 0,
+        };
+        group.kills_before = group.out_of_memory_kills();
+        // Its most used so far starts again from now (best effort: not every kernel lets it).
+        let _ = match version {
+            Version::V1 => set(&group.file("memory.max_usage_in_bytes"), "0"),
+            Version::V2 => set(&group.file("memory.peak"), "0"),
         };
         let limited = match version {
             Version::V1 => {
@@ -206,19 +264,38 @@ impl MemoryGroup {
         }
     }
 
-    /// How many of its processes the kernel killed for want of memory within the limit.
+    /// How many of its processes the kernel killed for want of memory within the limit,
+    /// in this run.
     pub fn out_of_memory_kills(&self) -> u64 {
         match self.version {
             Version::V1 => keyed(&self.file("memory.oom_control"), "oom_kill"),
             Version::V2 => keyed(&self.file("memory.events"), "oom_kill"),
         }
         .unwrap_or(0)
+        .saturating_sub(self.kills_before)
+    }
+
+    /// Whether no process is in it.
+    fn empty(&self) -> bool {
+        std::fs::read_to_string(self.file("cgroup.procs"))
+            .is_ok_and(|procs| procs.trim().is_empty())
     }
 }
 
 impl Drop for MemoryGroup {
-    /// Removes the group; a group with processes left in it cannot be removed, and stays.
+    /// Keeps the group to be used again once its processes are gone, or removes it; one
+    /// with processes still in it cannot be removed, and stays.
     fn drop(&mut self) {
+        for _ in 0..50 {
+            if self.empty() {
+                let free = (std::mem::take(&mut self.path), self.version);
+                FREE.lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(free);
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
         for _ in 0..50 {
             match std::fs::remove_dir(&self.path) {
                 // Its last processes may still be on their way out.

@@ -11,7 +11,7 @@ pub mod play;
 use crate::files::runs::RunFolder;
 use crate::model::board::Board;
 use crate::referee::{Assignment, KeyAt, Options, Referee, Report, SaveBefore, Stage, keys_of};
-use crate::runner::{Answering, Ending, Limits, Outcome, Run, RunError, Spec, Status};
+use crate::runner::{Answering, Ending, Limits, Outcome, Run, RunError, Seen, Spec, Status};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -179,8 +179,8 @@ impl Live {
             let board = self.referee.state().filter(|_| in_game);
             self.boards_before.push(board.map(|state| state.board));
             self.run.send(format!("{line}\n").as_bytes());
-            let answer = self.run.wait_for_input();
-            if let Status::Ended(ending) = &answer.status {
+            let (printed, status) = self.answer_to(&keys);
+            if let Status::Ended(ending) = &status {
                 self.ended = true;
                 // Ended by the runner (its time limit, its output cap): what it had no time
                 // to print is the run's problem, not a rule's, so refereeing stops here.
@@ -189,9 +189,31 @@ impl Live {
                     return;
                 }
             }
-            String::from_utf8_lossy(&answer.output).into_owned()
+            printed
         };
         self.referee.keys(&keys, &printed);
+    }
+
+    /// What the program printed in answer to `keys`, and where it stands then. A program
+    /// seen asking for its next key has answered; one only seen quiet for a while may not
+    /// have (it pauses, or computes, before it prints), so while what it printed would be a
+    /// fault (a board missing), it is waited for again, a quiet period at a time, for as long
+    /// as its time limits allow: how fast a program answers never decides a rule.
+    fn answer_to(&mut self, keys: &[crate::referee::Key]) -> (String, Status) {
+        let mut answer = self.run.wait_for_input();
+        let mut printed = answer.output;
+        while answer.status == Status::Waiting(Seen::Settled)
+            && self
+                .referee
+                .would_fault(keys, &String::from_utf8_lossy(&printed))
+        {
+            answer = self.run.wait_for_more();
+            printed.extend_from_slice(&answer.output);
+        }
+        (
+            String::from_utf8_lossy(&printed).into_owned(),
+            answer.status,
+        )
     }
 
     /// Ends the program's input, referees what it printed then, ends the run (and everything

@@ -215,6 +215,7 @@ pub enum Stage {
 }
 
 /// A run refereed as it goes: each key with what the program printed in answer to it.
+#[derive(Clone)]
 pub struct Referee {
     options: Options,
     scanner: Scanner,
@@ -256,6 +257,15 @@ impl Referee {
         } else {
             self.replay.keys_with(keys, piece);
         }
+    }
+
+    /// Whether `keys` with `printed` as their answer would be a fault (a board missing where
+    /// the rules want one, say): what a run that may not have finished answering waits
+    /// longer for, rather than pin a board on the wrong key by time alone.
+    pub fn would_fault(&self, keys: &[Key], printed: &str) -> bool {
+        let mut trial = self.clone();
+        trial.keys(keys, printed);
+        trial.faults() > self.faults()
     }
 
     /// Where the game stands now, as the rules see it: what a player choosing the next key

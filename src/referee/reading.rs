@@ -71,7 +71,7 @@ pub(super) struct Reading {
     /// Whether the current state is a board printed with a fault whose true state the rules
     /// could not tell: the next move's board is also judged against the states one cell away
     /// from it, so a board misprinted once is one fault, not one at every key after it.
-    pub misprinted: bool,
+    pub misprinted: Misprint,
     pub findings: Findings,
     /// Preferences among readings that explain as much: following the program's state rather
     /// than the rules' after a fault costs one.
@@ -82,6 +82,19 @@ pub(super) struct Reading {
     /// How many game keys took another number of boards than the key of their kind before:
     /// a reading that makes a program print irregularly explains it worse.
     pub irregular: u32,
+}
+
+/// How the board a reading goes on from may have been misprinted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Misprint {
+    /// It is what the program has.
+    No,
+    /// In any one cell (a tile added, taken away, one step larger or smaller).
+    AnyCell,
+    /// By leaving out its new tile, which the program had: the only misprint that explains a
+    /// board that only lacks its new tile (taking a tile away from it would explain another
+    /// missing tile next, hiding a second fault behind the first).
+    NewTileLeftOut,
 }
 
 /// Whether `printed` shows `state`: its board, and its score where a score line goes with it.
@@ -136,7 +149,7 @@ impl Reading {
             },
             unseen_resume: false,
             new_tiles: true,
-            misprinted: false,
+            misprinted: Misprint::No,
             findings: Findings::default(),
             penalty: 0,
             usual: [None, None],
@@ -270,12 +283,17 @@ impl Reading {
                     // The program's state first: of two readings that explain the boards after
                     // alike, the program's is what it goes on from (the rules' explains better
                     // where the board was only misprinted).
+                    let misprint = match (rules.is_empty(), finding.rule) {
+                        (false, _) => Misprint::No,
+                        (true, Rule::NewTileMissing) => Misprint::NewTileLeftOut,
+                        (true, _) => Misprint::AnyCell,
+                    };
                     let faulty = self.found(*finding);
                     if let Some(state) = printed.filter(|p| !rules.contains(p)) {
                         for mut reading in faulty.entered(ctx, key, expect, phase, index, state) {
                             // Where the rules could not tell the state, the board may have
                             // been misprinted: the next move is judged leniently too.
-                            reading.misprinted = rules.is_empty();
+                            reading.misprinted = misprint;
                             out.push(reading);
                         }
                     }
@@ -303,15 +321,21 @@ impl Reading {
     /// state the program really had, if the board before was misprinted).
     fn judged(&self, ctx: &Context<'_>, key: &Key, expect: Expect, index: usize) -> Judged {
         let judged = ctx.assignment.judge(self, ctx, key, expect, index);
-        let (Judged::Fault { .. }, true, Expect::Move { direction, .. }) =
-            (&judged, self.misprinted, expect)
-        else {
+        let (Judged::Fault { .. }, Expect::Move { direction, .. }) = (&judged, expect) else {
             return judged;
         };
         let Some(current) = self.current() else {
             return judged;
         };
-        for near in one_cell_away(current) {
+        let nearby_states = match self.misprinted {
+            Misprint::No => return judged,
+            Misprint::AnyCell => one_cell_away(current),
+            Misprint::NewTileLeftOut => one_cell_away(current)
+                .into_iter()
+                .filter(|near| near.board.empty_count() + 1 == current.board.empty_count())
+                .collect(),
+        };
+        for near in nearby_states {
             let Some((slid, points)) = near.board.slide(direction) else {
                 continue;
             };
@@ -426,7 +450,7 @@ impl Reading {
 
     /// The history and phase once `state` is the one `expect` made.
     fn apply(&mut self, expect: Expect, phase: Phase, state: State) {
-        self.misprinted = false;
+        self.misprinted = Misprint::No;
         match expect {
             Expect::NewGame(_) | Expect::StartState(_) => {
                 self.history = States::one(state);

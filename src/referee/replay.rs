@@ -28,6 +28,7 @@ const BEAM: usize = 16;
 const SLACK: u32 = 8;
 
 /// The referee's game alongside a run's keys.
+#[derive(Clone)]
 pub(super) struct Replay {
     assignment: Assignment,
     before: Before,

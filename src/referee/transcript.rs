@@ -45,7 +45,7 @@ pub(super) struct Scanned {
 }
 
 /// Format warnings, each rule once with its count and its first place.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Warnings(Vec<Finding>);
 
 impl Warnings {
@@ -158,6 +158,7 @@ const LOOK_AHEAD: usize = 16;
 
 /// Boards found in text that comes a piece at a time (what a program printed in answer to each
 /// key), its format warnings gathered over all of it and its lines numbered as one text.
+#[derive(Clone)]
 pub(super) struct Scanner {
     assignment: Assignment,
     warnings: Warnings,

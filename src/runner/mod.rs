@@ -43,7 +43,7 @@ mod watch;
 
 pub use outcome::{Answer, Answering, Ending, Held, Kept, Outcome, Seen, Status, signal_name};
 pub use run::Run;
-pub use sandbox::NOBODY;
+pub use sandbox::{NOBODY, release_groups};
 pub use spec::{Limits, Spec};
 pub use stderr::STDERR_TAIL;
 pub use tree::{MARKER, stop_all};

@@ -20,6 +20,9 @@ pub enum Ending {
     MemoryLimit(u64),
     /// It was waiting for input again after the end of its input, and was ended at once.
     KeptReading,
+    /// It was still running this long after the end of its input (busy, or asleep, not
+    /// reading), and was ended: a program that loops for ever once its input fails.
+    NoExit(Duration),
     /// The referee ended it before it ended: [`crate::runner::Run::finish`] while it ran, or
     /// [`crate::runner::stop_all`].
     Stopped,
@@ -118,6 +121,11 @@ impl fmt::Display for Ending {
                 in_bytes(*bytes)
             ),
             Ending::KeptReading => write!(f, "did not exit at the end of its input"),
+            Ending::NoExit(grace) => write!(
+                f,
+                "was still running {:.1} s after the end of its input, and was ended",
+                grace.as_secs_f64()
+            ),
             Ending::Stopped => write!(f, "was stopped by the referee"),
             Ending::Failed(words) => {
                 write!(

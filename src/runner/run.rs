@@ -14,6 +14,7 @@ use crate::files::processes;
 use crate::files::programs::{Resolved, resolve};
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::process::{Resource, Rlimit};
+use std::cell::Cell;
 use std::ffi::{OsStr, OsString};
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
@@ -40,6 +41,14 @@ pub struct Run {
     time_limit: Duration,
     per_key: Duration,
     key_limit: Option<Duration>,
+    /// When its last input was sent (its start, before any): one answer's limit runs from
+    /// there, however many waits the caller makes for it.
+    sent_at: Instant,
+    /// When it had read all of its input, its end too, once it has (a program reading the
+    /// end of its input has answered its last key: its grace runs from there).
+    input_ended_at: Option<Cell<Option<Instant>>>,
+    /// How long it may go on after the end of its input before it is ended.
+    end_grace: Duration,
     /// The time the runner has waited on the program so far.
     waited: Duration,
     stdout_cap: usize,
@@ -278,6 +287,9 @@ impl Run {
             time_limit: spec.time_limit,
             per_key: spec.per_key,
             key_limit: spec.key_limit,
+            sent_at: now,
+            input_ended_at: None,
+            end_grace: spec.end_grace,
             waited: Duration::ZERO,
             stdout_cap: spec.stdout_cap,
             stdout: Vec::new(),
@@ -314,6 +326,7 @@ impl Run {
     /// and at most until its time is up. After the run has ended, or its input was ended,
     /// nothing is sent (the index still counts).
     pub fn send(&mut self, input: &[u8]) -> usize {
+        self.sent_at = Instant::now();
         let index = self.chunk_ends.len();
         let before = self.chunk_ends.last().copied().unwrap_or(0);
         if self.ending.is_none() && !self.input_ended {
@@ -332,6 +345,7 @@ impl Run {
     pub fn end_input(&mut self) {
         if self.ending.is_none() && !self.input_ended {
             self.input_ended = true;
+            self.input_ended_at = Some(Cell::new(None));
             let bytes = self.terminal.end_of_input();
             self.feed(&bytes);
         }
@@ -395,6 +409,15 @@ impl Run {
         let output = self.stdout[self.answered..].to_vec();
         self.answered = self.stdout.len();
         Answer { output, status }
+    }
+
+    /// As [`Run::wait_for_input`], for a program seen waiting only by its quiet period that
+    /// may still answer (its answer so far lacks what the caller expects): waits another
+    /// quiet period from now, or until it prints, is seen reading, or ends. Each call counts
+    /// against its time limits as any wait does, the limit on one answer from this call.
+    pub fn wait_for_more(&mut self) -> Answer {
+        self.watch.moved(Instant::now());
+        self.wait_for_input()
     }
 
     /// Ends the run, if it has not ended ([`Ending::Stopped`]), with every process of it, and
@@ -500,9 +523,27 @@ impl Run {
         if self.waited + begun.elapsed() >= limit {
             return Some(Ending::TimeLimit(limit));
         }
+        if let Some(read) = self.all_read_at()
+            && read.elapsed() >= self.end_grace
+        {
+            return Some(Ending::NoExit(self.end_grace));
+        }
         self.key_limit
-            .filter(|&one| begun.elapsed() >= one)
+            .filter(|&one| self.sent_at.elapsed() >= one)
             .map(Ending::TimeLimit)
+    }
+
+    /// When the program had read all its input and its end, once it has (noted at the first
+    /// look that finds it so).
+    fn all_read_at(&self) -> Option<Instant> {
+        let noted = self.input_ended_at.as_ref()?;
+        if noted.get().is_none()
+            && self.terminal.unread_input() == 0
+            && !self.terminal.input_pending()
+        {
+            noted.set(Some(Instant::now()));
+        }
+        noted.get()
     }
 
     /// The time the run may be waited on in all, given the input sent so far.
@@ -515,8 +556,12 @@ impl Run {
     /// How much longer the runner may wait now, on a wait begun at `begun`.
     fn time_left(&self, begun: Instant) -> Duration {
         let left = self.limit().saturating_sub(self.waited + begun.elapsed());
-        self.key_limit
-            .map_or(left, |one| left.min(one.saturating_sub(begun.elapsed())))
+        let left = self.all_read_at().map_or(left, |read| {
+            left.min(self.end_grace.saturating_sub(read.elapsed()))
+        });
+        self.key_limit.map_or(left, |one| {
+            left.min(one.saturating_sub(self.sent_at.elapsed()))
+        })
     }
 
     /// Waits up to `pause` (and no later than the time limit) for the terminal (`events`) or

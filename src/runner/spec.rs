@@ -99,6 +99,10 @@ pub struct Spec {
     /// The most of its standard error kept (its first part and its last
     /// [`crate::runner::STDERR_TAIL`] bytes); the rest is read and counted.
     pub stderr_cap: usize,
+    /// How long it may go on after the end of its input (to print its last words and exit)
+    /// before it is ended ([`crate::runner::Ending::NoExit`]): many programs loop for ever
+    /// once their input fails, and should not cost their whole time limit.
+    pub end_grace: Duration,
     /// How long a program that cannot be seen reading its terminal (it polls, or `/proc` does
     /// not say) must print nothing and use no CPU to be taken as waiting for input.
     pub settle: Duration,
@@ -111,6 +115,8 @@ impl Spec {
     pub const DEFAULT_STDOUT_CAP: usize = 64 << 20;
     /// The standard error kept unless set: 64 KiB.
     pub const DEFAULT_STDERR_CAP: usize = 64 << 10;
+    /// How long a program may go on after the end of its input unless set: 1 s.
+    pub const DEFAULT_END_GRACE: Duration = Duration::from_secs(1);
     /// The quiet period unless set: 100 ms.
     pub const DEFAULT_SETTLE: Duration = Duration::from_millis(100);
 
@@ -132,6 +138,7 @@ impl Spec {
             stdout_cap: Spec::DEFAULT_STDOUT_CAP,
             stderr_cap: Spec::DEFAULT_STDERR_CAP,
             settle: Spec::DEFAULT_SETTLE,
+            end_grace: Spec::DEFAULT_END_GRACE,
         }
     }
 }

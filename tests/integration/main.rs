@@ -34,3 +34,4 @@ mod tidy;
 mod tui;
 mod tui_look;
 mod variants;
+mod verdicts;

@@ -379,6 +379,18 @@ fn printed(folder: &Path, data: &Path, args: &[&str], input: &str) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr)
 }
 
+/// A read raced: the name in the shared folder, power11's arguments, its keys, how many
+/// runs, the attacker's own file, the root-only file, and what of it must never be shown.
+type RaceCase<'a> = (
+    &'a str,
+    &'a [&'a str],
+    &'a str,
+    usize,
+    String,
+    String,
+    &'a str,
+);
+
 /// Regression (hostile users, round 5): reads followed another user's links where writes
 /// did not. A name was looked at, then opened by its path: a link swapped in between was
 /// followed (resume showed another user's game in 26 of 837 races), and the best scores, the
@@ -414,7 +426,7 @@ fn reads_never_follow_a_link_another_user_races_in() {
     // score, the learned player's advice (its network read from the data directory first),
     // the exact player's table.
     let table = "solutions/3x3-goal32-twos-fours-start2twos-fours.table";
-    let cases: [(&str, &[&str], &str, usize, String, String, &str); 4] = [
+    let cases: [RaceCase; 4] = [
         (
             "power11.saved",
             &[],

@@ -16,7 +16,9 @@
 # with save-newest-first a later `r` resumes the game's first state. Messages other than the
 # assignment's (`Game saved ...`, `Nothing to undo ...`, `Unknown command ...`) are power11's.
 #
-# Usage: python3 power11.py [--seed N] [--fault NAME]...   (--fault may be given more than once)
+# Usage: python3 power11.py [--seed N] [--delay SECONDS[/N]] [--fault NAME]...
+# (--fault may be given more than once; --delay pauses SECONDS before it answers each key, or
+# every Nth key only: a correct program that is slow, or slow now and then)
 #
 # Faults (`--fault NAME` plants exactly that one; none by default):
 #   win-score          YOU WON WITH A SCORE OF N gives the score from before the winning move.
@@ -31,6 +33,10 @@
 #   crash-on-resume    `r` at the menu crashes the program (os.abort(): signal 6).
 #   spin-on-save       `s` in a game loops for ever, busy, before it saves.
 #   never-exit         at the end of the input it never exits: it reads again and again, sleeping.
+#   skip-tiles         a quarter of the moves that change the board add no new tile (each says
+#                      `skipped the new tile of key N` on standard error, N counted from 1).
+#   spin-at-end        at the end of the input it loops for ever, busy, printing nothing (as a
+#                      `while (true) { cin >> c; ... }` loop does once `cin` fails).
 #   stderr-flood       writes 200 KB of debugging text to standard error over the run (correct otherwise).
 #   setsid-helper      starts a helper in a new session (setsid) that sleeps 600 s holding stdout open.
 #   hog-memory         asks for 3 GiB at start (prints `allocated` if it got it; a note on stderr if not).
@@ -53,7 +59,7 @@ FAULTS = {
     "win-score", "early-loss", "one-tile-start", "no-new-tile", "merge-twice",
     "undo-unchanged", "save-newest-first", "resume-wrong", "score-twice",
     "crash-on-resume", "spin-on-save", "never-exit", "stderr-flood", "setsid-helper", "hog-memory",
-    "reader-thread", "output-child",
+    "reader-thread", "output-child", "spin-at-end", "skip-tiles",
 }
 
 SAVE_FILE = "power11.saved"
@@ -82,6 +88,9 @@ def usage(message):
     sys.exit(2)
 
 
+DELAY = [0.0, 1]
+
+
 def parse_args(argv):
     seed = None
     faults = set()
@@ -91,7 +100,7 @@ def parse_args(argv):
         value = None
         if "=" in arg and arg.startswith("--"):
             arg, value = arg.split("=", 1)
-        if arg in ("--seed", "--fault"):
+        if arg in ("--seed", "--fault", "--delay"):
             if value is None:
                 i += 1
                 if i >= len(argv):
@@ -102,6 +111,13 @@ def parse_args(argv):
                     seed = int(value)
                 except ValueError:
                     usage("--seed wants a whole number, not %r" % value)
+            elif arg == "--delay":
+                seconds, _, every = value.partition("/")
+                try:
+                    DELAY[0] = float(seconds)
+                    DELAY[1] = int(every) if every else 1
+                except ValueError:
+                    usage("--delay wants SECONDS or SECONDS/N, not %r" % value)
             else:
                 if value not in FAULTS:
                     usage("unknown fault %r" % value)
@@ -144,9 +160,11 @@ class Debug:
 class Keys:
     """Keys as `cin >> c` reads them: every non-blank character, as it comes."""
 
-    def __init__(self, out, never_exit, reader_thread):
+    def __init__(self, out, never_exit, reader_thread, spin_at_end=False):
         self.out = out
         self.never_exit = never_exit
+        self.spin_at_end = spin_at_end
+        self.count = 0
         self.pending = collections.deque()
         self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self.eof = False
@@ -189,6 +207,9 @@ class Keys:
             while self.pending:
                 c = self.pending.popleft()
                 if c not in WHITE:
+                    self.count += 1
+                    if DELAY[0] > 0 and self.count % DELAY[1] == 0:
+                        time.sleep(DELAY[0])
                     return c
             if self.eof:
                 return None
@@ -199,6 +220,9 @@ class Keys:
                 if not self.pending:
                     if self.never_exit:
                         self.hang()
+                    if self.spin_at_end:
+                        while True:
+                            pass
                     self.eof = True
                 continue
             self.pending.extend(self.decoder.decode(data))
@@ -460,7 +484,10 @@ class Program:
             return None
         if self.fault("score-twice"):
             points *= 2
-        self.place_tile(board)
+        if self.fault("skip-tiles") and self.skips.random() < 0.25:
+            sys.stderr.write("skipped the new tile of key %d\n" % self.keys.count)
+        else:
+            self.place_tile(board)
         self.history.append((before + points, board))
         end = self.ended()
         if end == "win":
@@ -529,6 +556,8 @@ class Program:
     # --- the screens ---------------------------------------------------------------------
 
     def run(self, keys):
+        self.keys = keys
+        self.skips = random.Random(7)
         self.out.write(MENU)
         while True:
             # The menu.
@@ -621,7 +650,7 @@ def main():
     rng = random.Random(seed) if seed is not None else random.Random()
     out = Output()
     program = Program(rng, faults, out, debug)
-    keys = Keys(out, "never-exit" in faults, "reader-thread" in faults)
+    keys = Keys(out, "never-exit" in faults, "reader-thread" in faults, "spin-at-end" in faults)
     try:
         program.run(keys)
         out.flush()

@@ -34,6 +34,7 @@ const PER_KEY: Duration = Duration::from_millis(50);
 
 pub(super) fn run_referee(args: &RefereeArgs) -> anyhow::Result<()> {
     let outcome = referee_command(args);
+    crate::runner::release_groups();
     // JSON for every outcome: an error too, on standard output, beside the usual message.
     if args.json
         && let Err(e) = &outcome
@@ -579,6 +580,7 @@ pub(super) fn run_problem(run: &Ran) -> Option<RunProblem> {
         Ending::TimeLimit(_) => ("hung", format!("the program {}", outcome.ending)),
         Ending::OutputCap(_) => ("flooded", format!("the program {}", outcome.ending)),
         Ending::MemoryLimit(_) => ("memory", format!("the program {}", outcome.ending)),
+        Ending::NoExit(_) => ("left-running", format!("the program {}", outcome.ending)),
         Ending::Failed(_) => ("failed", format!("the run {}", outcome.ending)),
     };
     let mut words = words;
@@ -652,6 +654,7 @@ pub(super) fn run_json(run: &Ran) -> serde_json::Value {
         Ending::TimeLimit(_) => ("timed-out", None),
         Ending::OutputCap(_) => ("output-capped", None),
         Ending::MemoryLimit(_) => ("memory-limit", None),
+        Ending::NoExit(_) => ("no-exit", None),
         Ending::KeptReading => ("kept-reading", None),
         Ending::Stopped => ("stopped", None),
         Ending::Failed(_) => ("failed", None),

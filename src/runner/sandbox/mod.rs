@@ -64,6 +64,13 @@ const TOOLCHAINS: &[(&str, &str)] = &[
 /// can be (a kernel without user namespaces, a system that refuses them).
 static UNAVAILABLE: Mutex<Option<String>> = Mutex::new(None);
 
+/// Removes the memory control groups this process keeps to use again for later runs: call
+/// it when no more runs are to come (the referee does at its end). A process that ends
+/// without it leaves them, empty, for the next referee to remove.
+pub fn release_groups() {
+    crate::files::cgroup::release_all();
+}
+
 /// Why sandboxes cannot be had on this machine, once a run found it.
 pub(super) fn unavailable() -> Option<String> {
     UNAVAILABLE.lock().map_or(None, |why| why.clone())
