@@ -188,6 +188,15 @@ impl Live {
                     self.cut = true;
                     return;
                 }
+                // A crash (or a failing exit) is the run's problem, once: what it printed
+                // before is judged, but no board it had no time to print is missed, here or
+                // at the next key.
+                if *ending != Ending::Exited(0) {
+                    self.cut = true;
+                    if printed.trim().is_empty() {
+                        return;
+                    }
+                }
             }
             printed
         };

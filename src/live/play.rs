@@ -3,7 +3,11 @@
 //! random script never reaches are refereed too: the win and the key after it (`win`, played by
 //! power11's strongest player), the loss (`lose`, as fast as the rules allow), and undo chains,
 //! saves at any moment, quitting and resuming in a fresh run, and undo back to the start across
-//! it (`explore`). A fault found ends the play: the runs so far are kept for replay.
+//! it (`explore`). A fault does not end the play: the referee follows the program's own game
+//! from there (one that starts with one tile is still played to its win), and the play ends
+//! as a person would, `q` to the menu and `q` to leave, when its goal is reached, its keys are
+//! used up, or its faults pass [`MAX_FAULTS`] (a program whose game went off for good is
+//! reported, not followed for thousands of keys). The runs are kept for replay.
 
 use super::{Live, LiveError, Ran, Setup};
 use crate::model::board::Board;
@@ -13,6 +17,10 @@ use crate::model::rules::Rules;
 use crate::players::{AnyPlayer, choose_on_board};
 use crate::referee::{Assignment, SaveBefore, Stage};
 use std::time::Instant;
+
+/// The most faults a play goes on past: beyond them it ends (politely, as when its keys run
+/// out), so that a program lost for good yields a short report and a short transcript.
+pub const MAX_FAULTS: u32 = 40;
 
 /// What the play sets out to reach.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,9 +111,13 @@ pub fn play(setup: &Setup, plan: Plan<'_>) -> Result<Played, LiveError> {
     let mut unanswered = false;
     loop {
         player.observe(&live);
-        let faults = live.referee().faults() > 0;
+        let faults = live.referee().faults();
         let keys = runs.iter().map(count_keys).sum::<usize>() + live.keys_fed();
-        let next = if faults || keys >= player.plan.max_keys || (live.ended() && unanswered) {
+        if keys >= player.plan.max_keys || faults >= MAX_FAULTS {
+            // Enough: the play leaves as a person would.
+            player.finishing = true;
+        }
+        let next = if (live.ended() && unanswered) || keys >= player.plan.max_keys + 8 {
             None
         } else if live.ended() {
             // It ended before the play did: the key it would have had is refereed unanswered
@@ -119,8 +131,7 @@ pub fn play(setup: &Setup, plan: Plan<'_>) -> Result<Played, LiveError> {
             let ran = live.finish();
             // Quit to resume: a fresh run from the save it left.
             let resume = player.resuming
-                && !faults
-                && ran.report.passed()
+                && !player.finishing
                 && ran.outcome.ending != crate::runner::Ending::Stopped;
             let save = ran.save.clone();
             runs.push(ran);
@@ -179,6 +190,8 @@ struct Player<'a> {
     quit_at: usize,
     /// Keys queued to send, in order.
     queue: std::collections::VecDeque<String>,
+    /// The play is ending: only the keys that leave are sent (`q` to the menu, `q` to go).
+    finishing: bool,
 }
 
 impl<'a> Player<'a> {
@@ -196,6 +209,7 @@ impl<'a> Player<'a> {
             moves: 0,
             quit_at: 30,
             queue: std::collections::VecDeque::new(),
+            finishing: false,
         }
     }
 
@@ -224,10 +238,18 @@ impl<'a> Player<'a> {
 
     /// The next line to feed `live`'s program; `None` once it has quit.
     fn next(&mut self, live: &Live) -> Option<String> {
+        let referee = live.referee();
+        if self.finishing {
+            self.queue.clear();
+            return match referee.stage() {
+                Stage::Closed => None,
+                Stage::Menu | Stage::Game => Some(self.quit_key().to_string()),
+                Stage::Over => Some(self.at_end()),
+            };
+        }
         if let Some(line) = self.queue.pop_front() {
             return Some(line);
         }
-        let referee = live.referee();
         Some(match referee.stage() {
             Stage::Menu => self.at_menu(),
             Stage::Game => match referee.state() {

@@ -245,6 +245,18 @@ fn three_programs_in_one_command_are_graded_together() {
     assert_eq!(broken(&programs[1]), ["new-game-tiles"]);
     assert_eq!(programs[1]["failed"], 8);
     assert_eq!(broken(&programs[2]), ["score"]);
+    // Regression (referee, round 3): `failed` was there for one program and missing for
+    // several; it lists every failing run of the class, each with its command.
+    let failed = json["failed"].as_array().unwrap();
+    let of_program = |p: usize| {
+        failed
+            .iter()
+            .filter(|f| f["command"] == programs[p]["command"])
+            .count() as u64
+    };
+    assert_eq!(of_program(1), 8);
+    assert_eq!(of_program(2), programs[2]["failed"].as_u64().unwrap());
+    assert_eq!(of_program(0), 0);
     assert!(run.path("k/program-2/script-0000.keys").is_file());
     assert!(!run.path("k/program-1").exists());
     let ran = run.run(&args, "");

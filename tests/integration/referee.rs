@@ -170,6 +170,14 @@ fn strict_makes_a_format_deviation_a_violation() {
         "{}",
         ran.stdout
     );
+    // Regression (referee, round 3): the last line said "1 rule(s) broken, 0 fault(s) in
+    // all": a format rule broken under --strict counts among the faults.
+    assert!(
+        ran.stdout
+            .contains("1 rule(s) broken, 18 fault(s) in all, 0 format warning(s)"),
+        "{}",
+        ran.stdout
+    );
 }
 
 #[test]

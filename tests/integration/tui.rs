@@ -21,6 +21,9 @@ pub(crate) enum Step<'a> {
     Resize(u16, u16),
     /// Waits this many milliseconds more before the next step.
     Wait(u64),
+    /// Waits until the terminal has been sent these bytes (within the run's deadline): a
+    /// step that follows work of unknown length (a network read) waits for it, not for a time.
+    Until(&'a [u8]),
 }
 
 /// [`in_terminal`] with a shell prefix (`stty rows 20 cols 80; NO_COLOR=1`) and steps that
@@ -39,7 +42,9 @@ pub(crate) fn in_terminal_steps(run: &Run, prefix: &str, args: &str, steps: &[St
         .current_dir(run.dir.path());
     let (mut child, screen, reader) = in_pseudo_terminal(&mut command_line);
     let started = Instant::now();
-    let deadline = Duration::from_secs(20);
+    // Far more than any run here takes, on a machine as busy as CI's: a run still going then
+    // is hung (and killed, so that the test fails instead of hanging too).
+    let deadline = Duration::from_secs(120);
     // Typed before the program is in raw mode, keys would go through the terminal's line
     // discipline (Ctrl-C would be a signal to the shell): wait for the alternate screen.
     while !contains(&screen.lock().unwrap(), b"\x1b[?1049h") {
@@ -68,6 +73,16 @@ pub(crate) fn in_terminal_steps(run: &Run, prefix: &str, args: &str, steps: &[St
                 assert!(status.success());
             }
             Step::Wait(ms) => std::thread::sleep(Duration::from_millis(*ms)),
+            Step::Until(bytes) => {
+                while !contains(&screen.lock().unwrap(), bytes) {
+                    assert!(
+                        started.elapsed() < deadline,
+                        "never shown: {}",
+                        String::from_utf8_lossy(bytes)
+                    );
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            }
         }
         std::thread::sleep(Duration::from_millis(60));
     }
@@ -333,15 +348,15 @@ fn a_weight_file_passed_over_is_said_in_the_full_screen() {
     std::fs::write(run.path("data/weights/ntuple-4x4.p11w"), b"not weights").unwrap();
     // h: a Hard game; a: advice, which loads the network; then the frame is left to draw.
     // The network is read from the start, and its note drawn when it has been read.
+    let note = b"data/weights/ntuple-4x4.p11w: not a power11 weight file; playing the shipped";
     let keys = [
         Step::Key(b"h"),
         Step::Key(b"a"),
-        Step::Wait(3000),
+        Step::Until(note),
         Step::Key(b"q"),
         Step::Key(b"q"),
     ];
     let screen = in_terminal_steps(&run, "stty rows 40 cols 120;", "--seed 1", &keys);
-    let note = b"data/weights/ntuple-4x4.p11w: not a power11 weight file; playing the shipped";
     // Drawn in a frame, not written as a line of standard error (`power11: data/...`).
     assert!(
         contains(&screen, note),

@@ -191,3 +191,68 @@ fn every_missing_tile_is_found_however_close_to_another() {
         assert!(others.is_empty(), "seed {seed}: {others:?}");
     }
 }
+
+/// `referee --run PROGRAM --play GOAL --json ARGS` in `run`'s folder: exit code and JSON.
+fn played(run: &Run, program: &str, goal: &str, args: &[&str]) -> (i32, Value) {
+    let mut all = vec!["referee", "--run", program, "--play", goal, "--json"];
+    all.extend_from_slice(args);
+    let ran = run.run(&all, "");
+    let json = serde_json::from_str(ran.stdout.trim())
+        .unwrap_or_else(|e| panic!("{e}: {} {}", ran.stdout, ran.stderr));
+    (ran.code, json)
+}
+
+/// Regression (referee, round 3): a play stopped at its first fault, so on a program whose
+/// games start with one tile nothing after the start was checked live. The play goes on from
+/// the program's own game to its goal, and ends with `q` to the menu and `q` to leave.
+#[test]
+fn a_play_goes_on_past_a_fault_to_its_goal() {
+    let Some(program) = python("--seed 2 --fault one-tile-start") else {
+        return;
+    };
+    let run = Run::new();
+    let (code, json) = played(&run, &program, "win", &["--seed", "4"]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["play"]["reached"], "win", "{json}");
+    let rules: Vec<&str> = json["runs"][0]["report"]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(rules, ["new-game-tiles"], "{json}");
+    assert_eq!(
+        json["runs"][0]["run"]["ended"], "exited",
+        "it left by its q"
+    );
+}
+
+/// Regression (referee, round 3): on a program whose undo is wrong, `--play explore` buried
+/// the one real fault under 91,000 to 140,000 `unexplained` findings and kept transcripts of
+/// up to 67 MB. A play ends once its faults pass a bound: a short report, a short transcript.
+#[test]
+fn a_program_lost_for_good_is_reported_briefly() {
+    let Some(program) = python("--seed 1 --fault undo-unchanged") else {
+        return;
+    };
+    let run = Run::new();
+    let (code, json) = played(&run, &program, "explore", &["--seed", "1"]);
+    assert_eq!(code, 1, "{json}");
+    for ran in json["runs"].as_array().unwrap() {
+        let findings = ran["report"]["violations"].as_array().unwrap().len();
+        assert!(findings < 100, "{findings} findings");
+        if let Some(keys) = ran["keys"].as_str() {
+            let out = run.dir.path().join(keys.replace(".keys", ".out"));
+            let bytes = std::fs::metadata(out).unwrap().len();
+            assert!(bytes < 10 << 20, "{bytes} bytes kept");
+        }
+    }
+    assert!(
+        json["runs"][0]["report"]["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["rule"] == "undo"),
+        "{json}"
+    );
+}

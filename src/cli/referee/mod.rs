@@ -353,9 +353,23 @@ impl Class<'_> {
                 "interface": self.options.assignment.name(),
                 "programs": programs_json,
             });
-            if !several {
-                json["failed"] = programs_json[0]["failures"].clone();
-            }
+            // Every failing run of the class, each with its program's command: the same field
+            // for one program and for several.
+            json["failed"] = programs_json
+                .iter()
+                .flat_map(|program| {
+                    let command = program["command"].clone();
+                    program["failures"]
+                        .as_array()
+                        .cloned()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(move |mut failure| {
+                            failure["command"] = command.clone();
+                            failure
+                        })
+                })
+                .collect();
             writeln!(out, "{json}")?;
         } else {
             if several {
