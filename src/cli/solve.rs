@@ -5,13 +5,27 @@ use super::args::SolveArgs;
 use super::tables::{TableUse, table_for};
 use crate::files::best::data_dir;
 use crate::files::solutions;
+use crate::model::rules::Variant;
+use crate::model::size::Size;
 use anyhow::Context;
 use std::io::Write;
 use std::time::Instant;
 
 /// Solves the rules asked for (or reads their table) and says the answer and where the table is.
+/// With no board named (no `--size`, and the Power-11 variant, whose boards are 4x4 and 5x5),
+/// it solves the 3x3 game to 512 with 2s and 4s, the one the README quotes.
 pub(super) fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
-    let rules = args.rules.rules()?;
+    let unnamed = args.rules.size.is_none() && args.rules.variant == Variant::Power11;
+    let rules = if unnamed {
+        let three = Size::new(3).expect("3 is a board size");
+        let rules = args.rules.rules()?.on(three);
+        match args.rules.goal {
+            Some(_) => rules,
+            None => rules.with_goal(Some(512))?,
+        }
+    } else {
+        args.rules.rules()?
+    };
     let started = Instant::now();
     let (solution, solved) = table_for(&rules, args.out.as_deref(), TableUse::Kept)?;
     let seconds = started.elapsed().as_secs_f64();

@@ -59,21 +59,48 @@ impl RunFolder {
 
 /// The folder failing generated scripts are kept in (`referee --keep`), checked before any
 /// script runs by a real write, so a bad folder loses no report; made if it is not there, and
-/// removed again at the end if it was made and nothing was kept in it.
+/// removed again at the end if it was made and nothing was kept in it. Each run keeps its
+/// failures in a folder of its own there, named by what it ran and when
+/// (`seed-7-20261129-061502`), so a second run never mixes its files with a first's.
 #[derive(Debug)]
 pub struct KeepDir {
+    /// The run's own folder.
     dir: Dir,
-    /// The folder as the user named it (or the default), for messages.
+    /// The run's own folder as messages name it (below the folder the user named).
     path: PathBuf,
-    /// Whether this run made it.
+    /// The folder the user named (or the default).
+    root: PathBuf,
+    /// Whether this run made the folder the user named.
     made: bool,
+}
+
+/// `seconds` since 1970 as `YYYYMMDD-HHMMSS`, in UTC.
+fn stamp(seconds: u64) -> String {
+    let days = i64::try_from(seconds / 86_400).unwrap_or(0);
+    let rest = seconds % 86_400;
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}{month:02}{day:02}-{:02}{:02}{:02}",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
 }
 
 impl KeepDir {
     /// The folder at `path`, walked with the link rule on every name; `default` when the user
     /// named none: a default folder someone else owns is not used (another user could read
     /// what is kept there, or have planted names in it). The error is the whole message.
-    pub fn prepare(path: &Path, default: bool) -> Result<KeepDir, String> {
+    pub fn prepare(path: &Path, default: bool, label: &str) -> Result<KeepDir, String> {
         let flag = if default { "the keep folder" } else { "--keep" };
         let fail = |problem: String| format!("{flag} {}: {problem}", crate::files::shown(path));
         let made = match std::fs::symlink_metadata(path) {
@@ -97,13 +124,33 @@ impl KeepDir {
         let dir = Dir::open(path, true).map_err(|e| fail(crate::files::system_words(&e)))?;
         if default && dir.owned_by_another().unwrap_or(true) {
             return Err(fail(
-                "another user's folder; power11 does not keep scripts in a folder it did not                  make: name one with --keep"
+                "another user's folder; power11 does not keep scripts in a folder it did not make: name one with --keep"
                     .to_string(),
             ));
         }
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let base = format!("{label}-{}", stamp(now));
+        let mut name = base.clone();
+        let mut tries = 1;
+        loop {
+            match dir.make_dir(OsStr::new(&name)) {
+                Ok(true) => break,
+                Ok(false) if tries < 100 => {
+                    tries += 1;
+                    name = format!("{base}-{tries}");
+                }
+                Ok(false) => return Err(fail("no free name for this run's folder".to_string())),
+                Err(e) => return Err(fail(crate::files::system_words(&e))),
+            }
+        }
+        let own = Dir::open(&dir.path().join(&name), false)
+            .map_err(|e| fail(crate::files::system_words(&e)))?;
         let keep = KeepDir {
-            dir,
-            path: path.to_path_buf(),
+            dir: own,
+            path: path.join(&name),
+            root: path.to_path_buf(),
             made,
         };
         // A real write: a read-only folder or a full disk is said now, not after the runs.
@@ -160,10 +207,19 @@ impl KeepDir {
         Ok(path.join(keys_name))
     }
 
-    /// Removes the folder if this run made it and kept nothing in it.
+    /// The run's own folder, as messages name it.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Removes the run's own folder if it kept nothing, and the folder the user named too if
+    /// this run made it and it is empty then.
     pub fn finish(&self) {
-        if self.made && self.dir.names().is_ok_and(|names| names.is_empty()) {
+        if self.dir.names().is_ok_and(|names| names.is_empty()) {
             let _ = std::fs::remove_dir(&self.path);
+            if self.made {
+                let _ = std::fs::remove_dir(&self.root);
+            }
         }
     }
 }
@@ -196,5 +252,17 @@ pub fn read_any_text(path: &Path, limit: u64) -> Result<String, String> {
             "{shown}: larger than the {} MiB the referee reads",
             limit >> 20
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stamp;
+
+    #[test]
+    fn a_stamp_is_the_utc_date_and_time() {
+        assert_eq!(stamp(0), "19700101-000000");
+        assert_eq!(stamp(951_782_400), "20000229-000000");
+        assert_eq!(stamp(1_795_929_302), "20261129-051502");
     }
 }

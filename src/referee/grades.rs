@@ -103,6 +103,68 @@ impl ProgramResult {
         }
     }
 
+    /// The program's name, as a class table shows it: the folder and file of the last word of
+    /// its command that names one (`alice/student.py` for `python3 /class/alice/student.py`),
+    /// else its command.
+    pub fn name(&self) -> String {
+        let path = self
+            .command
+            .split_whitespace()
+            .rev()
+            .find(|w| w.contains('/') && !w.starts_with('-'));
+        match path {
+            Some(path) => {
+                let path = std::path::Path::new(path);
+                let file = path.file_name().map(|f| f.to_string_lossy().into_owned());
+                let folder = path
+                    .parent()
+                    .and_then(std::path::Path::file_name)
+                    .map(|f| f.to_string_lossy().into_owned());
+                match (folder, file) {
+                    (Some(folder), Some(file)) => format!("{folder}/{file}"),
+                    (None, Some(file)) => file,
+                    _ => self.command.clone(),
+                }
+            }
+            None => self.command.clone(),
+        }
+    }
+
+    /// The rules it broke in words, a line each: the rule, how many scripts broke it, the
+    /// first: the summary a long run of scripts ends with.
+    pub fn summary(&self) -> String {
+        let mut out = String::new();
+        for (rule, scripts) in &self.rules {
+            let first = self
+                .first
+                .iter()
+                .find(|(_, f)| f.rule == *rule)
+                .map_or(String::new(), |(script, _)| {
+                    format!(", first script {script}")
+                });
+            let _ = writeln!(
+                out,
+                "  {:<20} broken in {scripts} of {} scripts{first}",
+                rule.name(),
+                self.scripts
+            );
+        }
+        if self.problems > 0 {
+            let first = self
+                .first_problem
+                .as_ref()
+                .map_or(String::new(), |(script, p)| {
+                    format!(", first script {script} ({})", p.kind)
+                });
+            let _ = writeln!(
+                out,
+                "  {:<20} {} of {} runs went wrong{first}",
+                "runs", self.problems, self.scripts
+            );
+        }
+        out
+    }
+
     /// How many of its scripts were not run (the grading was stopped first).
     pub fn not_run(&self) -> usize {
         self.planned - self.scripts
@@ -180,9 +242,10 @@ pub fn table(programs: &[ProgramResult]) -> String {
         }
     }
     columns.sort_by_key(|rule| rule.index());
-    let width = programs
+    let names: Vec<String> = programs.iter().map(ProgramResult::name).collect();
+    let width = names
         .iter()
-        .map(|p| p.command.chars().count())
+        .map(|name| name.chars().count())
         .max()
         .unwrap_or(0)
         .clamp(7, 40);
@@ -191,11 +254,9 @@ pub fn table(programs: &[ProgramResult]) -> String {
         if visible.chars().count() <= width {
             visible
         } else {
-            // Commands of one class share their start (`python3 ...`) and
-            // differ at the end, so the end is what is kept.
-            let skip = visible.chars().count() - (width - 1);
-            let kept: String = visible.chars().skip(skip).collect();
-            format!("…{kept}")
+            // A name starts with what tells one student's from another's (its folder).
+            let kept: String = visible.chars().take(width - 1).collect();
+            format!("{kept}…")
         }
     };
     let mut out = String::new();
@@ -206,7 +267,7 @@ pub fn table(programs: &[ProgramResult]) -> String {
     out.push_str("  run problems\n");
     for program in programs {
         let failed = format!("{}/{}", program.failed, program.scripts);
-        let _ = write!(out, "{:<width$}  {failed:>6}", shorten(&program.command));
+        let _ = write!(out, "{:<width$}  {failed:>6}", shorten(&program.name()));
         for rule in &columns {
             let n = program.broke(*rule);
             let cell = if n == 0 {
@@ -493,19 +554,25 @@ mod tests {
         }
     }
 
+    /// Regression (new users, round 3): the class table cut each command from the left,
+    /// which hid the student's folder. It shows each program's folder and file first.
     #[test]
-    fn long_commands_keep_their_ends_in_the_table() {
+    fn the_table_names_each_program_by_its_folder_and_file() {
         let long = "python3 /home/grader/submissions/2026/section-b/";
-        let a = ProgramResult::new(&format!("{long}alice.py"), &[result(0, "h\n", "")], 1);
-        let b = ProgramResult::new(&format!("{long}bob.py"), &[result(0, "h\n", "")], 1);
-        let table = table(&[a, b]);
-        let rows: Vec<&str> = table.lines().skip(1).collect();
-        assert!(
-            rows[0].starts_with('…') && rows[0].contains("alice.py"),
-            "{table}"
+        let a = ProgramResult::new(
+            &format!("{long}alice/student.py --x"),
+            &[result(0, "h\n", "")],
+            1,
         );
-        assert!(rows[1].contains("bob.py "), "{table}");
-        assert_ne!(rows[0][..30], rows[1][..30]);
+        let b = ProgramResult::new(&format!("{long}bob/student.py"), &[result(0, "h\n", "")], 1);
+        let c = ProgramResult::new("./theirs", &[result(0, "h\n", "")], 1);
+        assert_eq!(a.name(), "alice/student.py");
+        assert_eq!(c.name(), "theirs");
+        let table = table(&[a, b, c]);
+        let rows: Vec<&str> = table.lines().skip(1).collect();
+        assert!(rows[0].starts_with("alice/student.py "), "{table}");
+        assert!(rows[1].starts_with("bob/student.py "), "{table}");
+        assert!(rows[2].starts_with("theirs "), "{table}");
     }
 
     #[test]

@@ -23,6 +23,7 @@ mod other_users;
 mod planted;
 mod players;
 mod properties;
+mod readme;
 mod referee;
 mod release;
 mod reliability;

@@ -307,23 +307,38 @@ fn failing_scripts_are_kept_for_replay() {
         "",
     );
     assert_eq!(ran.code, 1, "{}", ran.stdout);
-    assert!(ran.stdout.ends_with(": 3 failed\n"), "{}", ran.stdout);
+    // Regression (new users, round 3): a long run printed no summary of which rules broke
+    // how often; it ends with one, a rule a line.
+    let (_, summary) = ran
+        .stdout
+        .rsplit_once(": 3 failed\nrules broken:\n")
+        .unwrap();
+    assert!(summary.lines().count() >= 1, "{}", ran.stdout);
+    assert!(
+        summary
+            .lines()
+            .all(|l| l.contains(" broken in ") && l.contains(" of 3 scripts, first script ")),
+        "{}",
+        ran.stdout
+    );
+    // The run's own folder, named by its seed and time.
+    let own: Vec<_> = std::fs::read_dir(run.path("kept"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(own.len(), 1, "{own:?}");
+    assert!(own[0].starts_with("seed-5-"), "{own:?}");
+    let own = format!("kept/{}", own[0]);
     for i in 0..3 {
         for ext in ["keys", "out"] {
-            let kept = run.path(&format!("kept/script-{i:04}.{ext}"));
+            let kept = run.path(&format!("{own}/script-{i:04}.{ext}"));
             assert!(kept.is_file(), "{}", kept.display());
         }
     }
     // A kept script replays: its transcript and keys give the same report.
-    let replay = run.run(
-        &[
-            "referee",
-            "--keys",
-            "kept/script-0000.keys",
-            "kept/script-0000.out",
-        ],
-        "",
-    );
+    let keys = format!("{own}/script-0000.keys");
+    let out = format!("{own}/script-0000.out");
+    let replay = run.run(&["referee", "--keys", &keys, &out], "");
     assert_eq!(replay.code, 1);
     assert!(
         replay.stdout.contains("[new-game-score]"),

@@ -167,7 +167,7 @@ fn referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
     }
     let count = args.scripts.expect("checked above");
     let seed = args.seed.unwrap_or_else(super::os_seed);
-    let keep = keep_dir(args)?;
+    let keep = keep_dir(args, &format!("seed-{seed}"))?;
     let scripts = (0..count)
         .map(|index| {
             let mut rng = seeded(mix(seed ^ mix(index)));
@@ -191,11 +191,12 @@ fn referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
 }
 
 /// The folder failing runs are kept in: `--keep`, else `referee-failures` (made for the run,
-/// refused when it is a link or another user's).
-pub(super) fn keep_dir(args: &RefereeArgs) -> anyhow::Result<KeepDir> {
+/// refused when it is a link or another user's), and in it this run's own, named `label` and
+/// the time.
+pub(super) fn keep_dir(args: &RefereeArgs, label: &str) -> anyhow::Result<KeepDir> {
     Ok(match &args.keep {
-        Some(path) => KeepDir::prepare(path, false),
-        None => KeepDir::prepare(Path::new("referee-failures"), true),
+        Some(path) => KeepDir::prepare(path, false, label),
+        None => KeepDir::prepare(Path::new("referee-failures"), true, label),
     }
     .map_err(UsageError)?)
 }
@@ -387,6 +388,10 @@ impl Class<'_> {
                 )?;
                 if let Some(why) = result.incomplete() {
                     writeln!(out, "{why}")?;
+                }
+                let summary = result.summary();
+                if !several && !summary.is_empty() {
+                    write!(out, "rules broken:\n{summary}")?;
                 }
             }
             ignored_stops(&mut out)?;

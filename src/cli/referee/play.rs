@@ -105,7 +105,7 @@ pub(super) fn run_play(
     let (mut strongest, _) = player_for(&setup)?;
     let seed = args.seed.unwrap_or_else(super::super::os_seed);
     let live_setup = setup_of(args, program, options)?;
-    let keep = keep_dir(args)?;
+    let keep = keep_dir(args, &format!("play-{}-seed-{seed}", goal.name()))?;
     let played = play(
         &live_setup,
         Plan {

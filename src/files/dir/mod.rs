@@ -222,6 +222,12 @@ impl Dir {
         self.is_file_at(name, file)
     }
 
+    /// A new directory at `name` (mode 0777 less the umask): true if this call made it,
+    /// false if something was there already (nothing is replaced or followed).
+    pub fn make_dir(&self, name: &OsStr) -> io::Result<bool> {
+        self.make_directory(name)
+    }
+
     /// Renames `from` over `to` within this directory (a link at `to` is replaced itself).
     pub fn rename(&self, from: &OsStr, to: &OsStr) -> io::Result<()> {
         self.rename_within(from, to)

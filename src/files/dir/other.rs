@@ -79,6 +79,14 @@ impl Dir {
         regular_file(File::open(self.at(name)).map_err(OpenError::Io)?)
     }
 
+    pub(super) fn make_directory(&self, name: &OsStr) -> io::Result<bool> {
+        match std::fs::create_dir(self.at(name)) {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
     pub(super) fn is_file_at(&self, name: &OsStr, _file: &File) -> bool {
         self.at(name).is_file()
     }

@@ -252,6 +252,15 @@ impl Dir {
         ours.then(|| File::from(fd))
     }
 
+    /// [`Dir::make_dir`].
+    pub(super) fn make_directory(&self, name: &OsStr) -> io::Result<bool> {
+        match rustix::fs::mkdirat(&self.fd, name, Mode::from_raw_mode(0o777)) {
+            Ok(()) => Ok(true),
+            Err(rustix::io::Errno::EXIST) => Ok(false),
+            Err(e) => Err(e.into()),
+        }
+    }
+
     /// [`Dir::leads_to`].
     pub(super) fn is_file_at(&self, name: &OsStr, file: &File) -> bool {
         let named = rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW);
