@@ -1,9 +1,10 @@
 //! A command's words as a grader types them, made into what the runner (`crate::runner`)
 //! starts in a folder of its own: the program found as a shell finds it (a word with a `/` is
 //! a path, relative to the folder the command was typed in; another is looked for on `PATH`),
-//! and every relative argument that names a file or folder there made absolute, so that
-//! `python3 student.py` or `java -cp . Main` mean the student's files wherever the program
-//! runs. Words starting with `-` are options and stay as they are.
+//! its arguments exactly as typed. So that `python3 student.py` or `java -cp . Main` still mean
+//! the student's files, the folder it runs in holds a link to each file of the folder the
+//! command was typed in ([`link_origin`]): a word is never rewritten because a file of its
+//! name is there (a `--fault nospawn` typed beside a folder `nospawn` stays `nospawn`).
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Component, Path, PathBuf};
@@ -51,8 +52,11 @@ pub enum ProgramError {
 pub struct Resolved {
     /// The program: an absolute path, or one found on `PATH`.
     pub program: PathBuf,
-    /// The arguments, relative files and folders made absolute.
+    /// The arguments, as typed.
     pub args: Vec<OsString>,
+    /// The files and folders of `origin` the relative arguments name (`student.py`, `.`),
+    /// absolute: what a program run from elsewhere must still find.
+    pub named: Vec<PathBuf>,
     /// The folder to run it in, absolute.
     pub folder: PathBuf,
     /// The folder the command was typed in, absolute.
@@ -158,24 +162,55 @@ pub fn resolve(
     let folder = absolute(folder)?;
     let (first, rest) = words.split_first().ok_or(ProgramError::Empty)?;
     let program = find_program(first, &origin, path_var)?;
-    let args = rest
+    let named = rest
         .iter()
-        .map(|word| {
-            let relative = !word.starts_with('-') && !Path::new(word).is_absolute();
-            let path = joined(&origin, word);
-            if relative && !word.is_empty() && std::fs::symlink_metadata(&path).is_ok() {
-                path.into_os_string()
-            } else {
-                OsString::from(word)
-            }
-        })
+        .filter(|word| !word.is_empty() && !word.starts_with('-') && !Path::new(word).is_absolute())
+        .map(|word| joined(&origin, word))
+        .filter(|path| std::fs::symlink_metadata(path).is_ok())
         .collect();
     Ok(Resolved {
         program,
-        args,
+        args: rest.iter().map(OsString::from).collect(),
+        named,
         folder,
         origin,
     })
+}
+
+/// The most links [`link_origin`] makes: a folder of more entries links its first ones.
+pub const MAX_LINKS: usize = 10_000;
+
+/// Links in `folder` (a run's fresh folder) to each entry of `origin` (the folder the
+/// command was typed in), or only to `only` when given (the entries a command names, where
+/// the folder typed in is the grader's home: its other names are not shown), each named as
+/// its entry: a program run in `folder` finds its files by the names typed. A save
+/// (`power11.saved`) is never linked (the run's own is the one it writes and the referee
+/// reads), nor a name `folder` already holds; at most [`MAX_LINKS`].
+pub fn link_origin(folder: &Path, origin: &Path, only: Option<&[PathBuf]>) -> std::io::Result<()> {
+    let entries: Vec<PathBuf> = match only {
+        Some(named) => named
+            .iter()
+            .filter(|p| p.parent() == Some(origin))
+            .cloned()
+            .collect(),
+        None => std::fs::read_dir(origin)?
+            .take(MAX_LINKS)
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect(),
+    };
+    for entry in entries {
+        let Some(name) = entry.file_name() else {
+            continue;
+        };
+        if name == crate::files::save::SAVE_FILE {
+            continue;
+        }
+        match std::os::unix::fs::symlink(&entry, folder.join(name)) {
+            Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(e),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -188,7 +223,7 @@ mod tests {
     }
 
     #[test]
-    fn relative_words_mean_the_files_of_the_folder_the_command_was_typed_in() {
+    fn words_stay_as_typed_and_the_files_they_name_are_found() {
         let origin = tempfile::tempdir().unwrap();
         let elsewhere = tempfile::tempdir().unwrap();
         let o = origin.path();
@@ -201,25 +236,15 @@ mod tests {
 
         let python = run("sh student.py -v --file=student.py missing.py").unwrap();
         assert!(python.program.is_absolute() && python.program.ends_with("sh"));
-        assert_eq!(
-            python.args,
-            [
-                o.join("student.py").into_os_string(),
-                "-v".into(),
-                "--file=student.py".into(),
-                "missing.py".into()
-            ]
-        );
+        let python_args: Vec<OsString> = ["student.py", "-v", "--file=student.py", "missing.py"]
+            .map(OsString::from)
+            .into();
+        assert_eq!(python.args, python_args);
+        assert_eq!(python.named, [o.join("student.py")]);
         let java = run("sh -cp . Main ./lib").unwrap();
-        assert_eq!(
-            java.args,
-            [
-                "-cp".into(),
-                o.as_os_str().to_owned(),
-                "Main".into(),
-                o.join("lib").into_os_string()
-            ]
-        );
+        let java_args: Vec<OsString> = ["-cp", ".", "Main", "./lib"].map(OsString::from).into();
+        assert_eq!(java.args, java_args);
+        assert_eq!(java.named, [o.to_path_buf(), o.join("lib")]);
         assert_eq!(run("./theirs").unwrap().program, o.join("theirs"));
 
         match run("./student.py").unwrap_err() {

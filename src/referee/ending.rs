@@ -21,6 +21,21 @@ impl Reading {
         state: State,
     ) -> Vec<Reading> {
         let over = ctx.assignment.over_phase();
+        // Every board taken checks that no end is said too early; a won board, that the win
+        // is said (with its score); a lost one, that the loss is.
+        let won = ctx.assignment.won(&state.board);
+        let lost = !won && !state.board.can_move();
+        let mut checked = vec![Rule::WinTooEarly, Rule::LossTooEarly];
+        if won {
+            checked.push(Rule::WinNotAnnounced);
+            if ctx.assignment.has_scores() {
+                checked.push(Rule::WinScore);
+            }
+        }
+        if lost {
+            checked.push(Rule::LossNotAnnounced);
+        }
+        self.findings = self.findings.checked(&checked);
         let (fault, rules_phase, program_phase) = match end_fault(ctx, index, state) {
             None if ctx.assignment.won(&state.board) || !state.board.can_move() => {
                 (None, over, over)

@@ -61,6 +61,9 @@ pub struct ProgramResult {
     pub first: Vec<(u64, Finding)>,
     /// The first run problem, with its script's number.
     pub first_problem: Option<(u64, RunProblem)>,
+    /// How many times each rule was checked over all its scripts (those never checked left
+    /// out): a rule it never broke holds only if it was checked.
+    pub checked: Vec<(Rule, u64)>,
 }
 
 impl ProgramResult {
@@ -91,6 +94,16 @@ impl ProgramResult {
         let first_problem = results
             .iter()
             .find_map(|r| r.problem.clone().map(|p| (r.script, p)));
+        let mut checked: Vec<(Rule, u64)> = Vec::new();
+        for result in results {
+            for check in &result.report.checked {
+                match checked.iter_mut().find(|(rule, _)| *rule == check.rule) {
+                    Some((_, n)) => *n += u64::from(check.times),
+                    None => checked.push((check.rule, u64::from(check.times))),
+                }
+            }
+        }
+        checked.sort_by_key(|(rule, _)| rule.index());
         ProgramResult {
             command: command.to_string(),
             scripts: results.len(),
@@ -100,7 +113,26 @@ impl ProgramResult {
             problems: results.iter().filter(|r| r.problem.is_some()).count(),
             first,
             first_problem,
+            checked,
         }
+    }
+
+    /// How many times `rule` was checked over its scripts (0: no script reached it).
+    pub fn times_checked(&self, rule: Rule) -> u64 {
+        self.checked
+            .iter()
+            .find(|(r, _)| *r == rule)
+            .map_or(0, |&(_, n)| n)
+    }
+
+    /// Why `rule`, which it never broke, is not said to hold: no script reached it.
+    fn unreached(&self, rule: Rule) -> Option<String> {
+        (self.broke(rule) == 0 && self.times_checked(rule) == 0).then(|| {
+            format!(
+                "not checked: none of its {} scripts reached a board or key this rule applies to, so it is not said to hold (no point)",
+                self.scripts
+            )
+        })
     }
 
     /// The program's name, as a class table shows it: the folder and file of the last word of
@@ -346,10 +378,14 @@ pub fn gradescope(
                     instance_words(*script, finding)
                 )
             });
-        // A rule that held in the scripts run holds only if every script was run.
-        let held = broke == 0 && program.not_run() == 0;
-        let output = match program.incomplete() {
-            Some(why) if broke == 0 => why,
+        // A rule that held in the scripts run holds only if every script was run, and only
+        // if some script reached it.
+        let unreached = program.unreached(rule);
+        let held = broke == 0 && program.not_run() == 0 && unreached.is_none();
+        let output = match (program.incomplete(), unreached) {
+            (Some(why), _) if broke == 0 => why,
+            (None, Some(why)) => why,
+            _ if held => format!("held: checked {} times", program.times_checked(rule)),
             _ => output,
         };
         tests.push(GradescopeTest {
@@ -443,15 +479,19 @@ struct SuiteCounts {
 impl SuiteCounts {
     fn of(program: &ProgramResult, rules: &[Rule]) -> SuiteCounts {
         let incomplete = program.not_run() > 0;
-        let held = rules.iter().filter(|&&r| program.broke(r) == 0).count();
+        let unbroken = rules.iter().filter(|&&r| program.broke(r) == 0).count();
+        let unreached = rules
+            .iter()
+            .filter(|&&r| program.unreached(r).is_some())
+            .count();
         SuiteCounts {
             tests: rules.len() + 1 + usize::from(incomplete),
-            failures: rules.len() - held,
+            failures: rules.len() - unbroken,
             errors: usize::from(program.problems > 0) + usize::from(incomplete),
             skipped: if incomplete {
-                held + usize::from(program.problems == 0)
+                unbroken + usize::from(program.problems == 0)
             } else {
-                0
+                unreached
             },
         }
     }
@@ -497,7 +537,8 @@ fn junit_suite(
         );
         let broke = program.broke(rule);
         if broke == 0 {
-            passed_or_skipped(out, incomplete.as_ref());
+            let skipped = incomplete.clone().or_else(|| program.unreached(rule));
+            passed_or_skipped(out, skipped.as_ref());
             continue;
         }
         let first = program
@@ -605,12 +646,25 @@ mod tests {
             .iter()
             .filter(|r| !r.is_format())
             .count();
-        // Every game rule but one, and the runs.
+        // Every game rule its keys reached but the one broken, and the runs; a rule no key
+        // reached (the win's, the undo's) earns nothing, and says why.
+        let reached = graded_rules(Assignment::Power11)
+            .into_iter()
+            .filter(|&r| !r.is_format() && bad.broke(r) == 0 && bad.times_checked(r) > 0)
+            .count();
+        assert!(reached > 3 && reached < game_rules - 1, "{reached}");
         assert!(
-            (grades.score - game_rules as f64).abs() < 1e-9,
+            (grades.score - (reached + 1) as f64).abs() < 1e-9,
             "{}",
             grades.score
         );
+        let win = grades
+            .tests
+            .iter()
+            .find(|t| t.name.ends_with("[win-not-announced]"))
+            .unwrap();
+        assert_eq!((win.status, win.score), ("failed", 0.0));
+        assert!(win.output.starts_with("not checked: "), "{}", win.output);
         let xml = junit(&[bad], Assignment::Power11, false, 1.0);
         assert!(xml.contains("<failure message=\"a key that changes the game is followed by its board: broken in 2 of 2 scripts\" type=\"missing-board\">"), "{xml}");
         assert_eq!(xml.matches("<testcase ").count(), game_rules + 1);
@@ -636,6 +690,9 @@ mod tests {
         assert!(xml.contains("<skipped message=\"not graded: "), "{xml}");
         let whole = ProgramResult::new("./good", &[result(0, good, transcript)], 1);
         assert!(whole.incomplete().is_none());
-        assert!(!junit(&[whole], Assignment::Power11, false, 1.0).contains("skipped message"));
+        assert!(
+            !junit(&[whole], Assignment::Power11, false, 1.0)
+                .contains("skipped message=\"not graded")
+        );
     }
 }

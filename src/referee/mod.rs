@@ -151,6 +151,16 @@ pub struct Broken {
     pub key: Option<KeyAt>,
 }
 
+/// A rule checked, and how many times: a board or key it applies to was judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(serde::Serialize))]
+pub struct Checked {
+    /// The rule.
+    pub rule: Rule,
+    /// How many boards or keys it was checked on.
+    pub times: u32,
+}
+
 /// What the referee found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "cli", derive(serde::Serialize))]
@@ -174,6 +184,10 @@ pub struct Report {
     pub notes: Vec<String>,
     /// What the save file held, if one was given.
     pub save: Option<SaveKind>,
+    /// Every rule checked, with how many times, in the order of [`Rule::ALL`]: a rule not
+    /// among them was never reached (no board or key it applies to), and holds or breaks
+    /// nothing.
+    pub checked: Vec<Checked>,
 }
 
 /// A board as JSON gives it: rows of tile values, 0 for an empty cell.
@@ -197,6 +211,24 @@ impl Report {
     /// Whether every rule held (and, under `--strict`, every format).
     pub fn passed(&self) -> bool {
         self.rules.is_empty()
+    }
+
+    /// How many times `rule` was checked (0: never reached).
+    pub fn times_checked(&self, rule: Rule) -> u32 {
+        self.checked
+            .iter()
+            .find(|c| c.rule == rule)
+            .map_or(0, |c| c.times)
+    }
+
+    /// The rules of the assignment this run never reached, in order.
+    pub fn not_checked(&self) -> Vec<Rule> {
+        Rule::ALL
+            .iter()
+            .copied()
+            .filter(|&rule| self.assignment.has_rule(rule) && self.times_checked(rule) == 0)
+            .filter(|&rule| !self.rules.iter().any(|b| b.rule == rule))
+            .collect()
     }
 }
 
@@ -323,6 +355,60 @@ pub fn referee(keys: &str, transcript: &str, save: Option<&str>, options: &Optio
     report_of(options, keys.len(), scanner.warnings(), replay, save, false)
 }
 
+/// Every rule the replay checked, with the report's own: the format on every board printed,
+/// an end message on every end reached, a save's rules where a save was checked.
+fn checks_of(
+    outcome: &replay::Outcome,
+    boards: usize,
+    save_given: bool,
+    save_known: bool,
+) -> Vec<(Rule, u32)> {
+    let mut checks: Vec<(Rule, u32)> = outcome.checks.clone();
+    let mut check = |rule: Rule, times: u32| {
+        if times == 0 {
+            return;
+        }
+        match checks.iter_mut().find(|(r, _)| *r == rule) {
+            Some((_, n)) => *n = n.saturating_add(times),
+            None => checks.push((rule, times)),
+        }
+    };
+    // The format is checked on every board printed, an end message on every end reached.
+    let count = u32::try_from(boards).unwrap_or(u32::MAX);
+    for rule in [
+        Rule::ZeroCells,
+        Rule::FrameWidth,
+        Rule::CellAlignment,
+        Rule::ScoreLine,
+        Rule::NoScoreLine,
+        Rule::UnreadableBoard,
+    ] {
+        check(rule, count);
+    }
+    let ends = outcome
+        .checks
+        .iter()
+        .filter(|(r, _)| matches!(r, Rule::WinNotAnnounced | Rule::LossNotAnnounced))
+        .map(|(_, n)| *n)
+        .sum();
+    check(Rule::EndMessage, ends);
+    // A save file given is checked whole.
+    if save_given {
+        for rule in [
+            Rule::SaveFormat,
+            Rule::SaveState,
+            Rule::SaveHistory,
+            Rule::SaveOrder,
+        ] {
+            check(rule, 1);
+        }
+    }
+    if save_known && outcome.saved.is_some() {
+        check(Rule::SaveState, 1);
+    }
+    checks
+}
+
 /// The report of a finished replay.
 fn report_of(
     options: &Options,
@@ -334,6 +420,7 @@ fn report_of(
 ) -> Report {
     let boards = replay.boards().len();
     let outcome = replay.finish();
+    let mut checks = checks_of(&outcome, boards, save.is_some(), save_known);
     let mut violations = outcome.findings;
     let mut notes = Vec::new();
     if outcome.unseen_resume {
@@ -380,7 +467,12 @@ fn report_of(
         }
     }
     rules.sort_by_key(|b| b.rule.index());
+    checks.sort_by_key(|(rule, _)| rule.index());
     Report {
+        checked: checks
+            .into_iter()
+            .map(|(rule, times)| Checked { rule, times })
+            .collect(),
         assignment: options.assignment,
         keys,
         boards,

@@ -97,6 +97,67 @@ pub(super) enum Misprint {
     NewTileLeftOut,
 }
 
+/// The rules a key of `effect` checks (its board, where it has one, is checked against the
+/// end rules too, as it is taken): what a report says was checked, so that a rule no key
+/// reached is never said to hold.
+fn checked_by(effect: &Effect, new_tiles: bool) -> &'static [Rule] {
+    use super::assignment::Blame;
+    match effect {
+        Effect::Change(Expect::NewGame(_), _) => &[
+            Rule::NewGameTiles,
+            Rule::NewGameScore,
+            Rule::NewGameSize,
+            Rule::MissingBoard,
+            Rule::Unexplained,
+            Rule::NotATile,
+        ],
+        Effect::Change(Expect::Move { .. }, _) if new_tiles => &[
+            Rule::Merge,
+            Rule::MergedTwice,
+            Rule::Score,
+            Rule::NewTileMissing,
+            Rule::NewTilesExtra,
+            Rule::NewTileValue,
+            Rule::MissingBoard,
+            Rule::Unexplained,
+            Rule::NotATile,
+        ],
+        Effect::Change(Expect::Move { .. }, _) => &[
+            Rule::Merge,
+            Rule::MergedTwice,
+            Rule::Score,
+            Rule::NewTileWhileOff,
+            Rule::MissingBoard,
+            Rule::Unexplained,
+            Rule::NotATile,
+        ],
+        Effect::Change(Expect::Undo(_) | Expect::UndoIntoSave(_), _) => &[
+            Rule::Undo,
+            Rule::MissingBoard,
+            Rule::Unexplained,
+            Rule::NotATile,
+        ],
+        Effect::Change(Expect::Resume(_) | Expect::ResumeUnseen, _) => &[
+            Rule::Resume,
+            Rule::MissingBoard,
+            Rule::Unexplained,
+            Rule::NotATile,
+        ],
+        Effect::Change(Expect::StartState(_), _) => &[
+            Rule::StartState,
+            Rule::MissingBoard,
+            Rule::Unexplained,
+            Rule::NotATile,
+        ],
+        Effect::Nothing(Blame::UnchangedMove, _) => &[Rule::UnchangedMove],
+        Effect::Nothing(Blame::UndoPastStart, _) => &[Rule::UndoPastStart],
+        Effect::Nothing(Blame::EndReturns, _) => &[Rule::EndReturnsToMenu],
+        Effect::Nothing(Blame::ResumeNothing, _) => &[Rule::Resume],
+        Effect::Save | Effect::Nothing(Blame::Save, _) => &[Rule::Save],
+        Effect::Nothing(..) | Effect::Switch(_) | Effect::Enter(_) => &[],
+    }
+}
+
 /// Whether `printed` shows `state`: its board, and its score where a score line goes with it.
 pub(super) fn shows(printed: &Printed, state: State) -> bool {
     printed.board == state.board
@@ -197,13 +258,16 @@ impl Reading {
     /// The readings of `key`, each with how regularly it makes the program print.
     pub(super) fn after(&self, ctx: &Context<'_>, key: &Key) -> Vec<Reading> {
         let effect = ctx.assignment.effect(self, key, ctx.before);
+        let mut this = self.clone();
+        this.findings = this.findings.checked(checked_by(&effect, self.new_tiles));
+        let this = &this;
         let kind = match effect {
             _ if self.phase != Phase::Game => None,
             Effect::Change(..) => Some(0),
             Effect::Nothing(_, Phase::Game) | Effect::Switch(_) | Effect::Save => Some(1),
             Effect::Nothing(..) | Effect::Enter(_) => None,
         };
-        let mut readings = self.readings_of(ctx, key, effect);
+        let mut readings = this.readings_of(ctx, key, effect);
         if let Some(kind) = kind {
             for reading in &mut readings {
                 let taken = u8::try_from(reading.next - self.next).unwrap_or(u8::MAX);

@@ -43,6 +43,8 @@ pub(super) struct Replay {
 pub(super) struct Outcome {
     pub findings: Vec<Finding>,
     pub counts: Vec<(Rule, usize)>,
+    /// How many times each rule was checked (those never checked left out).
+    pub checks: Vec<(Rule, u32)>,
     pub saved: Option<Vec<State>>,
     pub unseen_resume: bool,
 }
@@ -145,9 +147,16 @@ impl Replay {
             .filter(|&(_, &n)| n > 0)
             .map(|(&rule, &n)| (rule, n as usize))
             .collect();
+        let checks = Rule::ALL
+            .iter()
+            .zip(best.findings.checks())
+            .filter(|&(_, &n)| n > 0)
+            .map(|(&rule, &n)| (rule, n))
+            .collect();
         Outcome {
             findings: best.findings.to_vec(),
             counts,
+            checks,
             saved: best.saved.as_ref().map(States::to_vec),
             unseen_resume: best.unseen_resume,
         }

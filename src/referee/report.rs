@@ -161,6 +161,15 @@ pub fn to_text(report: &Report) -> String {
     for note in &report.notes {
         let _ = writeln!(out, "note: {note}");
     }
+    let unreached = report.not_checked();
+    if !unreached.is_empty() {
+        let names: Vec<&str> = unreached.iter().map(|rule| rule.name()).collect();
+        let _ = writeln!(
+            out,
+            "not checked (no board or key reached them): {}",
+            names.join(", ")
+        );
+    }
     if let Some(kind) = report.save {
         let newest = report
             .warnings

@@ -110,6 +110,9 @@ pub(super) const KEPT_A_RULE: usize = 100;
 pub(super) struct Findings {
     list: Option<Rc<FindingNode>>,
     counts: Rc<[u32; Rule::ALL.len()]>,
+    /// How many times each rule was checked (a board or key it applies to was judged),
+    /// broken or not: a rule never checked is not said to hold.
+    checks: Rc<[u32; Rule::ALL.len()]>,
     total: u32,
     /// The findings weighed: a board the rules do not explain weighs two, a fault in what is
     /// said of a board that is right (its score, its end message) one.
@@ -139,6 +142,7 @@ impl Default for Findings {
         Findings {
             list: None,
             counts: Rc::new([0; Rule::ALL.len()]),
+            checks: Rc::new([0; Rule::ALL.len()]),
             total: 0,
             weight: 0,
         }
@@ -180,9 +184,28 @@ impl Findings {
                 self.list.clone()
             },
             counts: Rc::new(counts),
+            checks: Rc::clone(&self.checks),
             total: self.total.saturating_add(1),
             weight,
         }
+    }
+
+    /// These findings, with each of `rules` checked once more.
+    pub(super) fn checked(&self, rules: &[Rule]) -> Findings {
+        let mut checks = *self.checks;
+        for rule in rules {
+            let count = &mut checks[rule.index()];
+            *count = count.saturating_add(1);
+        }
+        Findings {
+            checks: Rc::new(checks),
+            ..self.clone()
+        }
+    }
+
+    /// How many times each rule was checked.
+    pub(super) fn checks(&self) -> &[u32] {
+        &self.checks[..]
     }
 
     /// The findings weighed ([`weight_of`]).

@@ -243,6 +243,8 @@ pub struct Outcome {
     pub leftovers: usize,
     /// What held it besides its limits.
     pub held: Held,
+    /// The command it ran: the program as found, its arguments as typed.
+    pub command: Vec<String>,
 }
 
 /// How the runner saw that a program waits for its next input.

@@ -11,7 +11,7 @@ use super::tree::{self, Exit, Tree};
 use super::watch::{Look, Watch};
 use crate::files::cgroup::MemoryGroup;
 use crate::files::processes;
-use crate::files::programs::{Resolved, resolve};
+use crate::files::programs::{ProgramError, Resolved, resolve};
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::process::{Resource, Rlimit};
 use std::cell::Cell;
@@ -71,6 +71,8 @@ pub struct Run {
     /// The sandbox's side in the referee (its control group), if it has one.
     sandbox: Option<sandbox::Parent>,
     held: Held,
+    /// The command it runs: the program as found, its arguments as typed.
+    command: Vec<String>,
 }
 
 /// The limits as `setrlimit` takes them, each at most the referee's own hard limit (which a
@@ -158,6 +160,30 @@ impl Run {
         Run::start_held(spec, &resolved, &env, no_sandbox.as_deref())
     }
 
+    /// What holds a run just started, from what its sandbox's child said (`parent`): a
+    /// failure of the sandbox is [`RunError::Sandbox`], for the caller to start without one.
+    fn held(
+        no_sandbox: Option<&str>,
+        user: Option<u32>,
+        parent: Option<sandbox::Parent>,
+    ) -> Result<(Held, Option<sandbox::Parent>), RunError> {
+        let mut held = Held {
+            no_sandbox: no_sandbox.map(str::to_string),
+            user,
+            ..Held::default()
+        };
+        let Some(mut parent) = parent else {
+            return Ok((held, None));
+        };
+        let said = parent.said();
+        if let Some(why) = said.failed {
+            return Err(RunError::Sandbox(why));
+        }
+        held.notes = said.notes;
+        held.memory_group = parent.group().is_some();
+        Ok((held, Some(parent)))
+    }
+
     /// The command that starts `resolved` with `env` (the kept part of the referee's), the
     /// run's own variables and `spec`'s, as `user` (when not the referee's).
     fn command(
@@ -199,12 +225,24 @@ impl Run {
         let terminal = Terminal::open().map_err(RunError::Terminal)?;
         let (stderr_reader, stderr_writer) = std::io::pipe().map_err(RunError::Pipe)?;
         let marker = tree::new_marker();
+        // The files of the folder the command was typed in, by the names typed (the grader's
+        // home or `/tmp`: only those the command names).
+        let only = sandbox::too_wide(&resolved.origin).then_some(resolved.named.as_slice());
+        crate::files::programs::link_origin(&resolved.folder, &resolved.origin, only).map_err(
+            |error| {
+                RunError::Program(ProgramError::Folder {
+                    path: resolved.folder.clone(),
+                    problem: crate::files::system_words(&error),
+                })
+            },
+        )?;
         let (mut child, parent) = match no_sandbox {
             None => {
                 let (child, parent) = sandbox::prepare(&sandbox::Setup {
                     origin: &resolved.origin,
                     program: &resolved.program,
                     args: &resolved.args,
+                    named: &resolved.named,
                     folder: &resolved.folder,
                     covered: &spec.covered,
                     shown: &spec.shown,
@@ -257,21 +295,7 @@ impl Run {
         // The referee's copies of the program's terminal side and of the pipe's writing end
         // close here: standard error ends when the run's processes have all closed it.
         drop(command);
-        let mut held = Held {
-            no_sandbox: no_sandbox.map(str::to_string),
-            user,
-            ..Held::default()
-        };
-        let mut group = None;
-        if let Some(mut parent) = parent {
-            let said = parent.said();
-            if let Some(why) = said.failed {
-                return Err(RunError::Sandbox(why));
-            }
-            held.notes = said.notes;
-            held.memory_group = parent.group().is_some();
-            group = Some(parent);
-        }
+        let (held, group) = Run::held(no_sandbox, user, parent)?;
         let tree = started?;
         let now = Instant::now();
         let memory_watch = spec.limits.memory.filter(|_| !held.memory_group);
@@ -283,6 +307,10 @@ impl Run {
             memory_watch,
             sandbox: group,
             held,
+            command: std::iter::once(resolved.program.as_os_str())
+                .chain(resolved.args.iter().map(OsString::as_os_str))
+                .map(|word| word.to_string_lossy().into_owned())
+                .collect(),
             started: now,
             time_limit: spec.time_limit,
             per_key: spec.per_key,
@@ -449,6 +477,7 @@ impl Run {
             stderr,
             leftovers: self.leftovers,
             held,
+            command: std::mem::take(&mut self.command),
         }
     }
 

@@ -485,18 +485,21 @@ fn gradescope_and_junit_files_name_the_broken_rule() {
         .unwrap()
         .iter()
         .filter(|t| t["status"] == "failed")
+        .filter(|t| !t["output"].as_str().unwrap().starts_with("not checked: "))
         .map(|t| t["name"].as_str().unwrap())
         .collect();
     assert_eq!(
         failed,
         ["the score rises by the sum of the merged tiles [score]"]
     );
+    // Every rule the good program's scripts reached held; the others were not checked.
     assert!(
         fine["tests"]
             .as_array()
             .unwrap()
             .iter()
-            .all(|t| t["status"] == "passed")
+            .all(|t| t["status"] == "passed"
+                || t["output"].as_str().unwrap().starts_with("not checked: "))
     );
     assert!(fine["score"].as_f64().unwrap() > bad["score"].as_f64().unwrap());
     // JUnit: a test suite, a test case a rule, a failure for the broken one, with the
@@ -607,4 +610,147 @@ fn the_mips_program_is_refereed_by_its_own_rules() {
     assert_eq!(code, 1, "{json}");
     let found = rules(&json);
     assert_eq!((found[0].2, found.len()), (board as u64, 1), "{json}");
+}
+
+/// Regression (new users, round 3): `--run 'python3 student.py --fault nospawn'`, typed in a
+/// folder that also held a folder `nospawn`, ran the program with that folder's absolute path
+/// for an argument (a word that named a file there was made absolute), and graded a program
+/// that never adds a tile "every rule holds". Every word reaches the program as typed; its
+/// files are found by the names typed (its run's folder links to them); the report and the
+/// JSON show the command run.
+#[test]
+fn an_argument_named_like_a_folder_reaches_the_program_unchanged() {
+    if python("").is_none() {
+        return;
+    }
+    let run = Run::new();
+    let game = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs/power11.py");
+    std::fs::copy(game, run.path("student.py")).unwrap();
+    std::fs::create_dir(run.path("one-tile-start")).unwrap();
+    std::fs::write(run.path("keys"), "h\nl\nq\nq\n").unwrap();
+    let command = "python3 student.py --seed 1 --fault one-tile-start";
+    let ran = run.run(
+        &["referee", "--run", command, "--keys", "keys", "--json"],
+        "",
+    );
+    let json: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
+    assert_eq!(ran.code, 1, "{}", ran.stdout);
+    assert_eq!(
+        json["report"]["rules"][0]["rule"], "new-game-tiles",
+        "{json}"
+    );
+    let words: Vec<&str> = json["run"]["command"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    assert!(words[0].ends_with("python3"), "{words:?}");
+    assert_eq!(
+        words[1..],
+        ["student.py", "--seed", "1", "--fault", "one-tile-start"]
+    );
+    let ran = run.run(&["referee", "--run", command, "--keys", "keys"], "");
+    assert!(ran.stdout.contains("\ncommand: "), "{}", ran.stdout);
+    assert!(
+        ran.stdout
+            .contains(" student.py --seed 1 --fault one-tile-start\n"),
+        "{}",
+        ran.stdout
+    );
+}
+
+/// Regression (new users, round 3): a program that never adds a new tile scored 26 of 27 in
+/// Gradescope: the win and loss rules, which no script reached, each gave their point. A rule
+/// is held (checked N times), broken, or not checked: one never checked gets no point, and
+/// says why; `--play` writes Gradescope's file too, from its runs.
+#[test]
+fn a_rule_never_checked_gets_no_point() {
+    let Some(program) = python("--seed 1 --fault no-tiles") else {
+        return;
+    };
+    let run = Run::new();
+    let ran = run.run(
+        &[
+            "referee",
+            "--run",
+            &program,
+            "--scripts",
+            "4",
+            "--seed",
+            "3",
+            "--timeout",
+            "60",
+            "--gradescope",
+            "gs.json",
+            "--junit",
+            "j.xml",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 1, "{}", ran.stdout);
+    let grades: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.path("gs.json")).unwrap()).unwrap();
+    let test = |rule: &str| {
+        grades["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"].as_str().unwrap().ends_with(&format!("[{rule}]")))
+            .unwrap()
+            .clone()
+    };
+    for rule in ["win-not-announced", "win-score", "loss-not-announced"] {
+        let t = test(rule);
+        assert_eq!(t["score"], 0.0, "{t}");
+        assert!(
+            t["output"].as_str().unwrap().starts_with("not checked: "),
+            "{t}"
+        );
+    }
+    let held = test("merge");
+    assert_eq!(held["score"], 1.0, "{held}");
+    assert!(
+        held["output"]
+            .as_str()
+            .unwrap()
+            .starts_with("held: checked "),
+        "{held}"
+    );
+    let xml = std::fs::read_to_string(run.path("j.xml")).unwrap();
+    assert!(xml.contains("<testcase name=\"win-score\""), "{xml}");
+    assert!(xml.contains("<skipped message=\"not checked: "), "{xml}");
+    // A play to the win checks the win (and feeds Gradescope): its rules hold, the loss's
+    // are not checked.
+    let Some(correct) = python("--seed 1") else {
+        return;
+    };
+    let ran = run.run(
+        &[
+            "referee",
+            "--run",
+            &correct,
+            "--play",
+            "win",
+            "--seed",
+            "3",
+            "--gradescope",
+            "play.json",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stdout);
+    let grades: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.path("play.json")).unwrap()).unwrap();
+    let of = |rule: &str| {
+        grades["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"].as_str().unwrap().ends_with(&format!("[{rule}]")))
+            .unwrap()["score"]
+            .clone()
+    };
+    assert_eq!(of("win-not-announced"), 1.0, "{grades}");
+    assert_eq!(of("loss-not-announced"), 0.0, "{grades}");
 }

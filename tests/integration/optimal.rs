@@ -182,7 +182,6 @@ fn the_exact_player_is_refused_where_it_cannot_play() {
     for args in [
         &["bench", "--player", "optimal", "--games", "1"][..],
         &["--autoplay", "optimal"],
-        &["solve"],
         &["solve", "--size", "3"],
         &["solve", "--size", "3", "--goal", "1024", "--spawn", "twos"],
         &["solve", "--variant", "mini", "--goal", "none"],
@@ -195,15 +194,23 @@ fn the_exact_player_is_refused_where_it_cannot_play() {
     }
 }
 
-/// Regression: `power11 solve` alone said "this board is 4x4" (there is no board) without
-/// saying how to ask for 3x3 rules, and `solve --size 3` (goal 2048) solved for 28 seconds and
-/// 1 GB to say 0.
+/// Regression: `power11 solve` alone said "this board is 4x4" (there is no board) and exited
+/// 2 (new users, round 3: the README's command failed as written); with no board named it
+/// solves 3x3 (to 512, or the goal given). `solve --size 3` (goal 2048) solved for 28 seconds
+/// and 1 GB to say 0: it is refused with what to ask for.
 #[test]
 fn solve_says_how_to_ask_for_rules_it_can_solve() {
     let run = Run::new();
-    power11(&run, &["solve"], "").assert().code(2).stderr(
-        "power11: the exact player plays 3x3 boards only, and these rules are 4x4 (3x3 rules: --variant mini, or --size 3 with a --goal)\n",
-    );
+    power11(&run, &["solve", "--goal", "64"], "")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("3x3-goal64-"));
+    power11(&run, &["--size", "4", "--autoplay", "optimal"], "")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::starts_with(
+            "power11: the exact player plays 3x3 boards only, and these rules are 4x4",
+        ));
     power11(&run, &["solve", "--size", "3"], "").assert().code(2).stderr(
         "power11: no 3x3 game reaches goal 2048, so no player can: the largest tile there is 1024 (new tiles of 2 and 4); give a --goal of at most that\n",
     );

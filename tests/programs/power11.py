@@ -33,6 +33,7 @@
 #   crash-on-resume    `r` at the menu crashes the program (os.abort(): signal 6).
 #   spin-on-save       `s` in a game loops for ever, busy, before it saves.
 #   never-exit         at the end of the input it never exits: it reads again and again, sleeping.
+#   no-tiles           no move adds a new tile (a game never reaches its win or its loss).
 #   skip-tiles         a quarter of the moves that change the board add no new tile (each says
 #                      `skipped the new tile of key N` on standard error, N counted from 1).
 #   spin-at-end        at the end of the input it loops for ever, busy, printing nothing (as a
@@ -59,7 +60,7 @@ FAULTS = {
     "win-score", "early-loss", "one-tile-start", "no-new-tile", "merge-twice",
     "undo-unchanged", "save-newest-first", "resume-wrong", "score-twice",
     "crash-on-resume", "spin-on-save", "never-exit", "stderr-flood", "setsid-helper", "hog-memory",
-    "reader-thread", "output-child", "spin-at-end", "skip-tiles",
+    "reader-thread", "output-child", "spin-at-end", "skip-tiles", "no-tiles",
 }
 
 SAVE_FILE = "power11.saved"
@@ -484,7 +485,9 @@ class Program:
             return None
         if self.fault("score-twice"):
             points *= 2
-        if self.fault("skip-tiles") and self.skips.random() < 0.25:
+        if self.fault("no-tiles"):
+            pass
+        elif self.fault("skip-tiles") and self.skips.random() < 0.25:
             sys.stderr.write("skipped the new tile of key %d\n" % self.keys.count)
         else:
             self.place_tile(board)

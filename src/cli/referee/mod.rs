@@ -91,10 +91,13 @@ fn refuse_ignored(args: &RefereeArgs) -> anyhow::Result<()> {
         )
         .into());
     }
-    if (args.gradescope.is_some() || args.junit.is_some()) && args.scripts.is_none() {
+    if (args.gradescope.is_some() || args.junit.is_some())
+        && args.scripts.is_none()
+        && args.play.is_none()
+    {
         return Err(UsageError(
-            "--gradescope and --junit grade generated scripts: give --scripts N (a play or a \
-             keys file is reported with --json)"
+            "--gradescope and --junit grade generated scripts or a play: give --scripts N or \
+             --play GOAL (a keys file is reported with --json)"
                 .to_string(),
         )
         .into());
@@ -650,6 +653,11 @@ fn run_words(run: &Ran) -> String {
             outcome.leftovers
         );
     }
+    if !outcome.command.is_empty() {
+        let command = shlex::try_join(outcome.command.iter().map(String::as_str))
+            .unwrap_or_else(|_| outcome.command.join(" "));
+        let _ = write!(words, "\ncommand: {}", shown_text(&command));
+    }
     if let Some(why) = &outcome.held.no_sandbox {
         let _ = write!(
             words,
@@ -698,6 +706,7 @@ pub(super) fn run_json(run: &Ran) -> serde_json::Value {
         },
         "leftovers": outcome.leftovers,
         "held": held_json(&outcome.held),
+        "command": outcome.command,
     })
 }
 

@@ -9,6 +9,7 @@ use super::{in_words, keep_dir, run_json, run_problem, setup_of, verdict};
 use crate::live::play::{Goal, Plan, Played, Reached, play};
 use crate::model::rules::Rules;
 use crate::players::{PlayerKind, SearchConfig};
+use crate::referee::grades::{self, ProgramResult, ScriptResult};
 use crate::referee::{Assignment, Options};
 use std::fmt::Write as _;
 use std::io::Write;
@@ -147,6 +148,7 @@ pub(super) fn run_play(
     }
     out.flush()?;
     drop(out);
+    write_grades(args, options, program, &played)?;
     if let Some(signal) = stopped_by() {
         return Err(stopped(signal, "the play so far"));
     }
@@ -154,6 +156,46 @@ pub(super) fn run_play(
         Some(problem) if !broken => problem.words,
         _ => "a rule broken in play".to_string(),
     })
+}
+
+/// Gradescope's and JUnit's files for a play, where asked for: its runs graded as a class's
+/// scripts are (each rule held where a run checked it and none broke it).
+fn write_grades(
+    args: &RefereeArgs,
+    options: &Options,
+    program: &[String],
+    played: &Played,
+) -> anyhow::Result<()> {
+    if args.gradescope.is_none() && args.junit.is_none() {
+        return Ok(());
+    }
+    let scripts: Vec<ScriptResult> = played
+        .runs
+        .iter()
+        .enumerate()
+        .map(|(i, ran)| ScriptResult {
+            script: i as u64,
+            report: ran.report.clone(),
+            problem: run_problem(ran),
+        })
+        .collect();
+    let command = args
+        .run
+        .first()
+        .cloned()
+        .unwrap_or_else(|| program.join(" "));
+    let result = ProgramResult::new(&command, &scripts, scripts.len());
+    let (assignment, strict) = (options.assignment, options.strict);
+    if let Some(path) = &args.gradescope {
+        let grades = grades::gradescope(&result, assignment, strict, played.seconds);
+        let text = serde_json::to_string_pretty(&grades)? + "\n";
+        crate::files::save::write_atomic(path, text.as_bytes())?;
+    }
+    if let Some(path) = &args.junit {
+        let xml = grades::junit(&[result], assignment, strict, played.seconds);
+        crate::files::save::write_atomic(path, xml.as_bytes())?;
+    }
+    Ok(())
 }
 
 /// A play as JSON: `play` (goal, reached, keys, seconds, seed, size), the run a grader looks

@@ -156,7 +156,7 @@ fn toolchains(env: &[(OsString, OsString)]) -> Vec<PathBuf> {
 
 /// Whether showing `path` would undo a cover: it is `/`, a covered folder or holds one (the
 /// grader's home, `/tmp`): then only the files a command names in it are shown.
-fn too_wide(path: &Path) -> bool {
+pub(super) fn too_wide(path: &Path) -> bool {
     path == Path::new("/")
         || home().is_some_and(|home| home.starts_with(path))
         || COVERED
@@ -171,6 +171,7 @@ pub(super) struct Setup<'a> {
     pub(super) origin: &'a Path,
     pub(super) program: &'a Path,
     pub(super) args: &'a [OsString],
+    pub(super) named: &'a [PathBuf],
     pub(super) folder: &'a Path,
     pub(super) covered: &'a [PathBuf],
     pub(super) shown: &'a [PathBuf],
@@ -199,6 +200,7 @@ pub(super) fn prepare(setup: &Setup<'_>) -> io::Result<(Child, Parent)> {
             .map(PathBuf::from)
             .filter(|p| p.is_absolute() && !too_wide(p)),
     );
+    shown.extend(setup.named.iter().filter(|p| !too_wide(p)).cloned());
     shown.extend(toolchains(setup.env).into_iter().filter(|p| !too_wide(p)));
     let mut covered = setup.covered.to_vec();
     covered.extend(home());
