@@ -6,22 +6,23 @@
 //! broken but a run failed, crashed, hung or printed without end, 2 for bad arguments or files.
 
 mod play;
+mod words;
 
 use super::args::RefereeArgs;
 use super::{StandardOutput, UsageError, Verdict};
 use crate::files::runs::{KeepDir, read_any_text};
 use crate::live::{self, Ran, Setup};
 use crate::model::random::{mix, seeded};
-use crate::referee::grades::{self, ProgramResult, RunProblem, ScriptResult};
-use crate::referee::{Assignment, Options, Report, SaveBefore, referee, scripts, to_text};
+use crate::referee::grades::{self, ProgramResult, ScriptResult};
+use crate::referee::{Assignment, Options, Report, SaveBefore, referee, scripts};
 use crate::runner::{Ending, Limits, Spec, signal_name};
 use play::{stopped, stopped_by};
-use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+pub(super) use words::{in_words, run_json, run_problem};
 
 /// The most of a transcript read: 512 MiB.
 const MAX_TRANSCRIPT: u64 = 512 << 20;
@@ -575,150 +576,5 @@ pub(super) fn setup_of(
         key_limit,
         options: options.clone(),
         sandbox: !args.no_sandbox,
-    })
-}
-
-/// The report in words, after the run's line (how it ended: a crash or a hang explains the
-/// boards missing), if a run made it.
-pub(super) fn in_words(report: &Report, run: Option<&Ran>) -> String {
-    let run_line = run.map(|run| format!("{}\n", run_words(run)));
-    run_line.unwrap_or_default() + &to_text(report)
-}
-
-/// What went wrong with a run itself, apart from the rules: a crash, a hang, output without
-/// end, a failing exit. A program that kept reading after the end of its input is noted, not
-/// failed: the other Power-11 programs do, and the runner ends it at once.
-pub(super) fn run_problem(run: &Ran) -> Option<RunProblem> {
-    let outcome = &run.outcome;
-    let (kind, words) = match &outcome.ending {
-        Ending::Exited(0) | Ending::KeptReading | Ending::Stopped => return None,
-        Ending::Exited(code) => (
-            "failed",
-            format!(
-                "the program exited with code {code} (a Power-11 program ends with 0 at the end of its input)"
-            ),
-        ),
-        Ending::Signal(_) => ("crashed", format!("the program {}", outcome.ending)),
-        Ending::TimeLimit(_) => ("hung", format!("the program {}", outcome.ending)),
-        Ending::OutputCap(_) => ("flooded", format!("the program {}", outcome.ending)),
-        Ending::MemoryLimit(_) => ("memory", format!("the program {}", outcome.ending)),
-        Ending::NoExit(_) => ("left-running", format!("the program {}", outcome.ending)),
-        Ending::Failed(_) => ("failed", format!("the run {}", outcome.ending)),
-    };
-    let mut words = words;
-    if let Some(key) = run.answering {
-        let _ = write!(
-            words,
-            ", answering key {} '{}' (line {})",
-            key.index,
-            crate::text::visible(key.key),
-            key.line
-        );
-    }
-    if let Some(line) = last_said(outcome.stderr.end(4096)) {
-        let _ = write!(words, "; its last words on standard error: {line}");
-    }
-    Some(RunProblem { kind, words })
-}
-/// The last line a program wrote on standard error that is not blank, control characters
-/// shown, cut to 200 characters: why a run went wrong, in the program's words.
-fn last_said(stderr: &[u8]) -> Option<String> {
-    let text = String::from_utf8_lossy(stderr);
-    let line = text.lines().rev().find(|line| !line.trim().is_empty())?;
-    let shown: String = line.trim().chars().map(crate::text::visible).collect();
-    Some(match shown.char_indices().nth(200) {
-        Some((at, _)) => format!("{}…", &shown[..at]),
-        None => shown,
-    })
-}
-
-/// A run in words: how it ended and how long it took, and the board before the key it was
-/// answering when that ending was not its own.
-fn run_words(run: &Ran) -> String {
-    let outcome = &run.outcome;
-    let mut words = match run_problem(run) {
-        Some(problem) => format!("run: {}", problem.words),
-        None => format!(
-            "run: the program {} after {:.2} s",
-            outcome.ending, outcome.seconds
-        ),
-    };
-    if run.save.is_some() {
-        words.push_str("; it left power11.saved");
-    }
-    if outcome.leftovers > 0 {
-        let _ = write!(
-            words,
-            "; {} process(es) it started were still running at its end, and were ended",
-            outcome.leftovers
-        );
-    }
-    if !outcome.command.is_empty() {
-        let command = shlex::try_join(outcome.command.iter().map(String::as_str))
-            .unwrap_or_else(|_| outcome.command.join(" "));
-        let _ = write!(words, "\ncommand: {}", shown_text(&command));
-    }
-    if let Some(why) = &outcome.held.no_sandbox {
-        let _ = write!(
-            words,
-            "\nwarning: it ran without a sandbox ({why}): it could read and write whatever its user may, and see the referee's processes"
-        );
-    }
-    if let (Some(board), Some(_)) = (&run.board_before, run_problem(run)) {
-        words.push_str("\nthe board before that key:\n");
-        words.push_str(crate::text::render_board(board).trim_end());
-    }
-    words
-}
-
-/// A run as JSON: how it ended, the key it answered then, the board before it, and the end of
-/// its standard error.
-pub(super) fn run_json(run: &Ran) -> serde_json::Value {
-    let outcome = &run.outcome;
-    let (ended, code) = match &outcome.ending {
-        Ending::Exited(code) => ("exited", Some(*code)),
-        Ending::Signal(signal) => ("signal", Some(*signal)),
-        Ending::TimeLimit(_) => ("timed-out", None),
-        Ending::OutputCap(_) => ("output-capped", None),
-        Ending::MemoryLimit(_) => ("memory-limit", None),
-        Ending::NoExit(_) => ("no-exit", None),
-        Ending::KeptReading => ("kept-reading", None),
-        Ending::Stopped => ("stopped", None),
-        Ending::Failed(_) => ("failed", None),
-    };
-    let signal = match outcome.ending {
-        Ending::Signal(n) => signal_name(n),
-        _ => None,
-    };
-    serde_json::json!({
-        "ended": ended,
-        "code": code,
-        "signal": signal,
-        "seconds": outcome.seconds,
-        "answering_seconds": outcome.answering_seconds,
-        "time_limit": outcome.time_limit,
-        "saved": run.save.is_some(),
-        "key": run.answering,
-        "board_before": run.board_before.as_ref().map(crate::text::render_board),
-        "stderr": {
-            "bytes": outcome.stderr.total,
-            "end": String::from_utf8_lossy(outcome.stderr.end(2048)),
-        },
-        "leftovers": outcome.leftovers,
-        "held": held_json(&outcome.held),
-        "command": outcome.command,
-    })
-}
-
-/// What held a run, as JSON: its sandbox (or why none), how its memory was counted, the
-/// most it used, and the user it ran as.
-fn held_json(held: &crate::runner::Held) -> serde_json::Value {
-    serde_json::json!({
-        "sandbox": held.no_sandbox.is_none(),
-        "no_sandbox": held.no_sandbox,
-        "notes": held.notes,
-        "memory": if held.memory_group { "run" } else { "process" },
-        "peak_memory": held.peak_memory,
-        "user": held.user,
     })
 }
