@@ -21,7 +21,7 @@ use rustix::mount::{
 };
 use std::ffi::{CStr, CString};
 use std::io;
-use std::os::fd::{AsFd, AsRawFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Component, Path, PathBuf};
 
@@ -132,6 +132,9 @@ pub struct View {
     steps: Vec<Mount>,
     /// The clones of the folders to show, by step (-1 where none), made in the child.
     clones: Vec<i32>,
+    /// Clones made in the referee (idmapped: [`Plan::root_seen_as`]), by step: the child
+    /// moves these into place instead of cloning.
+    made: Vec<Option<OwnedFd>>,
     /// The run's folder, which the program starts in.
     folder: CString,
 }
@@ -149,6 +152,11 @@ pub struct Plan {
     pub masked: Vec<PathBuf>,
     /// The most bytes each writable cover holds.
     pub scratch: u64,
+    /// The user a program runs as when the referee is root: folders and files shown
+    /// read-only are shown with the machine's root seen as this user (an idmapped mount),
+    /// so the program reads through them what a grader who is not root would let it read,
+    /// a clone in a folder only root may enter (`mktemp -d`) included.
+    pub root_seen_as: Option<u32>,
 }
 
 /// What a path is, for a view: a folder, a file, or neither (not there).
@@ -246,9 +254,15 @@ impl View {
             let (seen, under) = seen_at(&kept, &path);
             let keep = match &act {
                 Act::Cover { writable, .. } => seen != Seen::Covered || *writable,
+                // Seen anyway, it is shown again only to be idmapped.
                 Act::Show {
                     writable, source, ..
-                } => seen == Seen::Covered || *writable || source.as_bytes() == b"/dev/null",
+                } => {
+                    seen == Seen::Covered
+                        || *writable
+                        || source.as_bytes() == b"/dev/null"
+                        || (seen == Seen::Machine && plan.root_seen_as.is_some())
+                }
             };
             if !keep || (seen == Seen::Covered && source_is_null(&act)) {
                 continue;
@@ -264,8 +278,13 @@ impl View {
             });
             kept.push((path, act));
         }
+        let made = match plan.root_seen_as.and_then(seen_as) {
+            Some(users) => steps.iter().map(|s| idmapped(&s.act, users)).collect(),
+            None => steps.iter().map(|_| None).collect(),
+        };
         View {
             clones: vec![-1; steps.len()],
+            made,
             steps,
             folder: c_string(&folder),
         }
@@ -308,6 +327,11 @@ impl View {
                 ..
             } = &step.act
             {
+                if let Some(clone) = self.made[index].take() {
+                    self.clones[index] = clone.as_raw_fd();
+                    std::mem::forget(clone);
+                    continue;
+                }
                 let mut flags = OpenTreeFlags::OPEN_TREE_CLONE | OpenTreeFlags::OPEN_TREE_CLOEXEC;
                 if *folder {
                     flags |= OpenTreeFlags::AT_RECURSIVE;
@@ -438,13 +462,111 @@ struct MountAttr {
 /// Makes the mount at `path` (relative to `dir`; `""` for `dir` itself) read-only, and every
 /// mount below it when `recursive` (`mount_setattr`, Linux 5.12).
 fn read_only(dir: &impl AsFd, path: &CStr, recursive: bool) -> io::Result<()> {
+    set_attributes(dir, path, recursive, None)
+}
+
+/// A read-only clone of what `act` shows, made in the referee, with the machine's root seen
+/// through it as the user `users` maps it to; `None` where it shows nothing (a cover, the
+/// writable run's folder, a mask) or the file system cannot (the child clones it plainly).
+fn idmapped(act: &Act, users: BorrowedFd<'_>) -> Option<OwnedFd> {
+    let Act::Show {
+        source,
+        folder,
+        writable: false,
+        ..
+    } = act
+    else {
+        return None;
+    };
+    if source.as_bytes() == b"/dev/null" {
+        return None;
+    }
+    let mut flags = OpenTreeFlags::OPEN_TREE_CLONE | OpenTreeFlags::OPEN_TREE_CLOEXEC;
+    if *folder {
+        flags |= OpenTreeFlags::AT_RECURSIVE;
+    }
+    let clone = open_tree(CWD, source.as_c_str(), flags).ok()?;
+    set_attributes(&clone, c"", true, Some(users)).ok()?;
+    Some(clone)
+}
+
+/// A user namespace mapping the machine's root, user and group, to `id` alone: what an
+/// idmapped mount shows root's files as. Made once a process (a child unshares one and the
+/// referee, root, writes its maps); `None` where the system refuses.
+fn seen_as(id: u32) -> Option<BorrowedFd<'static>> {
+    static USERS: std::sync::OnceLock<Option<(u32, OwnedFd)>> = std::sync::OnceLock::new();
+    USERS
+        .get_or_init(|| mapping_namespace(id).ok().map(|fd| (id, fd)))
+        .as_ref()
+        .filter(|(made_for, _)| *made_for == id)
+        .map(|(_, fd)| fd.as_fd())
+}
+
+fn mapping_namespace(id: u32) -> io::Result<OwnedFd> {
+    let (done_read, done_write) = std::io::pipe()?;
+    let (go_read, go_write) = std::io::pipe()?;
+    let (done_write, go_read, go_write_raw) = (
+        OwnedFd::from(done_write),
+        OwnedFd::from(go_read),
+        go_write.as_raw_fd(),
+    );
+    // SAFETY: the child makes system calls only (it may have been forked from threads) and
+    // ends with `_exit`; the buffers are its own copies.
+    let pid = unsafe { libc::fork() };
+    if pid < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    if pid == 0 {
+        // SAFETY: as above.
+        unsafe {
+            libc::close(go_write_raw);
+            let byte: u8 = if libc::unshare(libc::CLONE_NEWUSER) == 0 {
+                b'y'
+            } else {
+                b'n'
+            };
+            libc::write(done_write.as_raw_fd(), (&raw const byte).cast(), 1);
+            let mut wait = 0u8;
+            libc::read(go_read.as_raw_fd(), (&raw mut wait).cast(), 1);
+            libc::_exit(0);
+        }
+    }
+    drop((done_write, go_read));
+    let mut byte = [0u8; 1];
+    let unshared =
+        io::Read::read(&mut &done_read, &mut byte).is_ok_and(|n| n == 1) && byte[0] == b'y';
+    let made = if unshared {
+        let map = format!("0 {id} 1\n");
+        std::fs::write(format!("/proc/{pid}/uid_map"), &map)
+            .and_then(|()| std::fs::write(format!("/proc/{pid}/gid_map"), &map))
+            .and_then(|()| std::fs::File::open(format!("/proc/{pid}/ns/user")))
+            .map(OwnedFd::from)
+    } else {
+        Err(io::Error::other("the system made no user namespace"))
+    };
+    drop(go_write);
+    let mut status = 0;
+    // SAFETY: waits for the child forked above, with a local status.
+    unsafe { libc::waitpid(pid, &raw mut status, 0) };
+    made
+}
+
+/// `mount_setattr` on the mount at `path` (relative to `dir`; `""` for `dir` itself), and
+/// every mount below it when `recursive`: read-only, and idmapped through `users` if given.
+fn set_attributes(
+    dir: &impl AsFd,
+    path: &CStr,
+    recursive: bool,
+    users: Option<BorrowedFd<'_>>,
+) -> io::Result<()> {
     const MOUNT_ATTR_RDONLY: u64 = 1;
+    const MOUNT_ATTR_IDMAP: u64 = 0x0010_0000;
     const AT_RECURSIVE: u32 = 0x8000;
     let attr = MountAttr {
-        attr_set: MOUNT_ATTR_RDONLY,
+        attr_set: MOUNT_ATTR_RDONLY | users.map_or(0, |_| MOUNT_ATTR_IDMAP),
         attr_clr: 0,
         propagation: 0,
-        userns_fd: 0,
+        userns_fd: users.map_or(0, |fd| fd.as_raw_fd() as u64),
     };
     let mut flags = 0;
     if recursive {
@@ -482,6 +604,7 @@ mod tests {
             covered: covered.iter().map(|s| root.join(s)).collect(),
             masked: Vec::new(),
             scratch: 64 << 20,
+            root_seen_as: None,
         })
     }
 

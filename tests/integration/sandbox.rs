@@ -585,3 +585,40 @@ fn a_save_left_as_a_link_or_through_a_swapped_folder_is_not_read() {
         "TOP SECRET LINE\n"
     );
 }
+
+/// Regression (found by CI in a `mktemp -d` clone): a program in a folder only root may enter
+/// (mode 0700, as `mktemp -d` and every temporary folder make one) could not be started when
+/// the referee was root and ran it as nobody: every run "failed" with Permission denied. The
+/// folders it is shown are now seen with root's files as its own (read-only), as a grader
+/// who is not root shows them.
+#[test]
+fn a_program_in_a_folder_only_root_may_enter_is_run_all_the_same() {
+    if !have_python() {
+        return;
+    }
+    let run = Run::new();
+    if !sandboxed(&run) {
+        return;
+    }
+    let private = run.path("private");
+    std::fs::create_dir(&private).unwrap();
+    std::fs::copy(programs().join("power11.py"), private.join("power11.py")).unwrap();
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o700)).unwrap();
+    std::fs::set_permissions(run.dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    let refereed = referee(
+        &run,
+        &[
+            "--run",
+            "python3 private/power11.py",
+            "--scripts",
+            "3",
+            "--seed",
+            "5",
+            "--json",
+        ],
+    );
+    let program = &refereed.json["programs"][0];
+    assert_eq!(program["failed"], 0, "{}", said(&refereed.json));
+    assert_eq!(program["scripts"], 3, "{}", refereed.stdout);
+    assert_eq!(refereed.code, 0, "{}", refereed.stdout);
+}

@@ -212,12 +212,14 @@ pub(super) fn prepare(setup: &Setup<'_>) -> io::Result<(Child, Parent)> {
             ["credentials", "credentials.toml"].map(|name| Path::new(cargo).join(name))
         })
         .collect();
+    let root = rustix::process::getuid().is_root();
     let view = View::plan(&Plan {
         folder: setup.folder.to_path_buf(),
         shown,
         covered,
         masked,
         scratch: setup.scratch,
+        root_seen_as: root.then_some(NOBODY),
     });
     let (group, no_group) = match setup.memory.map(MemoryGroup::create) {
         Some(Ok(group)) => (Some(group), None),
@@ -231,7 +233,6 @@ pub(super) fn prepare(setup: &Setup<'_>) -> io::Result<(Child, Parent)> {
     set_nonblocking(&reports)?;
     let uid = rustix::process::getuid().as_raw();
     let gid = rustix::process::getgid().as_raw();
-    let root = uid == 0;
     let (uid_map, gid_map) = if root {
         (
             format!("0 0 1\n{NOBODY} {NOBODY} 1\n"),
