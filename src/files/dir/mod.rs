@@ -292,6 +292,33 @@ mod tests {
         assert!(link_may_be_followed(0o41775, 0, 1000, 0));
     }
 
+    /// Regression: two games saving in one folder lost a save now and then ("it was replaced
+    /// while it was opened"): a save renamed over the one being read is read, not refused.
+    #[test]
+    fn a_file_renamed_over_while_it_is_opened_is_read_all_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("save");
+        std::fs::write(&path, "0").unwrap();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let mut n = 0u64;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let new = dir.path().join("new");
+                    std::fs::write(&new, n.to_string()).unwrap();
+                    std::fs::rename(&new, &path).unwrap();
+                    n += 1;
+                }
+            });
+            let (at, name) = resolve(&path, false).unwrap();
+            let failed = (0..5000)
+                .filter(|_| at.open_to_read(&name, true).is_err())
+                .count();
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            assert_eq!(failed, 0);
+        });
+    }
+
     #[test]
     fn a_walk_follows_links_on_the_way_and_at_the_end() {
         let dir = tempfile::tempdir().unwrap();

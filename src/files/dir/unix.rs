@@ -14,6 +14,9 @@ use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
+/// How many times a file replaced while it was being opened is looked at again.
+const REOPENS: u32 = 16;
+
 /// How a directory on the way is opened: for its name only where the system allows it
 /// (`O_PATH`: a directory one may search but not list is walked too), never through a link.
 #[cfg(any(target_os = "linux", target_os = "android"))]
@@ -274,27 +277,43 @@ impl Dir {
         name: &OsStr,
         one_name: bool,
     ) -> Result<(File, std::fs::Metadata), OpenError> {
-        let looked = match rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW) {
-            Ok(looked) => looked,
-            Err(e) => return Err(OpenError::Io(e.into())),
+        // A file replaced between the look and the open is looked at again: a save renamed
+        // over it by another game is an honest replacement, and so is the next look's file.
+        let mut tries = 0;
+        let (fd, opened) = loop {
+            let looked = match rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW) {
+                Ok(looked) => looked,
+                Err(e) => return Err(OpenError::Io(e.into())),
+            };
+            let kind = FileType::from_raw_mode(looked.st_mode);
+            if kind != FileType::RegularFile {
+                return Err(OpenError::NotRegular(kind_of(kind)));
+            }
+            let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+            let fd = match rustix::fs::openat(&self.fd, name, flags, Mode::empty()) {
+                Ok(fd) => fd,
+                Err(rustix::io::Errno::LOOP) => {
+                    return Err(OpenError::NotRegular("a symbolic link"));
+                }
+                // Renamed away between the look and the open: look again.
+                Err(rustix::io::Errno::NOENT) if tries < REOPENS => {
+                    tries += 1;
+                    continue;
+                }
+                Err(e) => return Err(OpenError::Io(e.into())),
+            };
+            let opened = rustix::fs::fstat(&fd).map_err(|e| OpenError::Io(e.into()))?;
+            if opened.st_dev == looked.st_dev && opened.st_ino == looked.st_ino {
+                break (fd, opened);
+            }
+            if tries == REOPENS {
+                return Err(OpenError::Io(io::Error::other(
+                    "it was replaced while it was opened, again and again",
+                )));
+            }
+            tries += 1;
         };
-        let kind = FileType::from_raw_mode(looked.st_mode);
-        if kind != FileType::RegularFile {
-            return Err(OpenError::NotRegular(kind_of(kind)));
-        }
-        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
-        let fd = match rustix::fs::openat(&self.fd, name, flags, Mode::empty()) {
-            Ok(fd) => fd,
-            Err(rustix::io::Errno::LOOP) => return Err(OpenError::NotRegular("a symbolic link")),
-            Err(e) => return Err(OpenError::Io(e.into())),
-        };
-        let opened = rustix::fs::fstat(&fd).map_err(|e| OpenError::Io(e.into()))?;
-        if opened.st_dev != looked.st_dev || opened.st_ino != looked.st_ino {
-            return Err(OpenError::Io(io::Error::other(
-                "it was replaced while it was opened",
-            )));
-        }
-        if one_name && opened.st_nlink != 1 {
+        if one_name && opened.st_nlink > 1 {
             return Err(OpenError::NotRegular(
                 "a file with another name too (a hard link)",
             ));
