@@ -48,6 +48,8 @@ pub mod frontends;
 #[doc(hidden)]
 pub mod fuzzing;
 #[cfg(feature = "cli")]
+pub mod grading;
+#[cfg(feature = "cli")]
 pub mod live;
 #[cfg(feature = "cli")]
 pub mod runner;

@@ -3,9 +3,9 @@
 //! definition.
 
 use super::values::{
-    Goal, MAX_DELAY_MS, Memory, Offered, named, parse_count, parse_fill, parse_goal, parse_index,
-    parse_initial_value, parse_lambda, parse_memory, parse_minutes, parse_rate, parse_seconds,
-    parse_seed, parse_share, parse_stages, parse_step, parse_tile, whole,
+    Goal, MAX_DELAY_MS, Offered, named, parse_count, parse_fill, parse_goal, parse_index,
+    parse_initial_value, parse_lambda, parse_minutes, parse_rate, parse_seed, parse_share,
+    parse_stages, parse_step, parse_tile, whole,
 };
 use crate::learning::ntuple::{Stages, TupleSet};
 use crate::model::named::Named;
@@ -14,6 +14,8 @@ use crate::model::size::Size;
 use crate::players::{MAX_BUDGET_MS, MAX_FIXED_DEPTH, PlayerKind};
 use clap::{ArgGroup, Args, Parser, Subcommand};
 use std::path::PathBuf;
+
+pub(super) use super::grading_args::{GradeArgs, RefereeArgs};
 
 /// Power-11: slide tiles on a 4x4 or 5x5 board, merge equal ones, reach 2048.
 /// Also plays the rest of the 2048 family, and lets the computer play.
@@ -156,6 +158,10 @@ pub(super) enum Command {
     /// Check a Power-11 program's run against the assignment's rules, from the keys it was
     /// fed and what it printed (or run it: --run), board by board.
     Referee(RefereeArgs),
+    /// Grade a class: each submission in a folder built, run and played, graded by a rubric
+    /// into the gradebook (grades.csv, Gradescope, JUnit); run again, it goes on where it
+    /// stopped.
+    Grade(GradeArgs),
     /// Write a smaller copy of a weight file: the smallest weights set to zero, the others
     /// rounded, compressed harder. The shipped network is made so.
     Compact(CompactArgs),
@@ -163,127 +169,6 @@ pub(super) enum Command {
     Completions(CompletionsArgs),
     /// Print a manual page (roff): `power11 man | man -l -`.
     Man(ManArgs),
-}
-
-#[derive(Args, Debug)]
-#[command(after_help = "\
-Exit codes: 0 when every rule holds, 1 when a rule is broken, 3 when no rule is broken but a run
-failed (exit code not 0), crashed, hung or printed without end, 2 when the files cannot be read
-or the arguments are wrong.
-With --json every outcome is JSON on standard output, an error as {\"error\": ...}.
-
-Examples:
-  printf 'h\\nl\\nu\\ns\\nq\\nq\\n' > keys.txt
-  ./theirs < keys.txt > out.txt
-  power11 referee --keys keys.txt out.txt --save power11.saved
-  power11 referee --run './theirs' --keys keys.txt
-  power11 referee --run './theirs' --scripts 200 --seed 1
-  power11 referee --run './a' --run 'python3 b.py' --scripts 100 --seed 1 --junit grades.xml
-  power11 referee --interface mips --run './mips' --scripts 100 --seed 1
-  power11 referee --run 'python3 student.py' --play win --size 5")]
-pub(super) struct RefereeArgs {
-    /// What the program printed on standard output, the keys piped into it being --keys.
-    #[arg(
-        value_name = "TRANSCRIPT",
-        required_unless_present = "run",
-        conflicts_with = "run"
-    )]
-    pub(super) transcript: Option<PathBuf>,
-    /// The file of keys that was piped into the program (every character that is not a blank
-    /// is a key; for the MIPS program, every line).
-    #[arg(
-        long,
-        value_name = "KEYS",
-        required_unless_present_any = ["scripts", "play"],
-        conflicts_with = "scripts"
-    )]
-    pub(super) keys: Option<PathBuf>,
-    /// The power11.saved the program wrote, checked against the game: its last state the
-    /// board shown at the last s, its states the game's oldest first or that state alone.
-    #[arg(long, value_name = "FILE", conflicts_with = "run")]
-    pub(super) save: Option<PathBuf>,
-    /// The save there was before the run: an r before the first s must resume it (with --run,
-    /// it is put in the program's folder as power11.saved). Without it, a transcript's first
-    /// resume takes its board as the saved state, and a run's resumes nothing.
-    #[arg(long, value_name = "FILE")]
-    pub(super) save_before: Option<PathBuf>,
-    /// Run the program (a command line, split as a shell splits it) in a fresh temporary
-    /// directory, the keys on its standard input, and referee what it printed and saved. Give
-    /// it again for each program of a class: every one plays the same keys or scripts.
-    #[arg(long, value_name = "'PROGRAM ARGS'")]
-    pub(super) run: Vec<String>,
-    /// Whose rules and interface: power11 (the Power-11 assignment) or mips (the MIPS 3x3
-    /// program: its +---+ board, a line a key, W A S D, 3 and 4 for new tiles off and on).
-    #[arg(long, value_name = "NAME", default_value = "power11", value_parser = ["power11", "mips"])]
-    pub(super) interface: String,
-    /// With --run: the seconds a run may spend answering its keys, summed over the run, before
-    /// it is stopped (and said to hang) [default: 10, and 120 with --play, plus 0.05 a line
-    /// sent, and at most 10 on one answer].
-    #[arg(
-        long,
-        value_name = "SECONDS",
-        requires = "run",
-        allow_negative_numbers = true,
-        value_parser = parse_seconds
-    )]
-    pub(super) timeout: Option<f64>,
-    /// With --run: play the program live, each key chosen from the board it just printed:
-    /// win (power11's strongest player, to the win and the key after it), lose (as fast as
-    /// the rules allow), or explore (undo chains, saves, quit and resume in a fresh run, undo
-    /// back to the start).
-    #[arg(long, value_name = "GOAL", requires = "run", conflicts_with_all = ["keys", "scripts"], value_parser = ["win", "lose", "explore"])]
-    pub(super) play: Option<String>,
-    /// With --play: the size of board to play, 4 (Hard, h) or 5 (Easy, e) [default: 4].
-    #[arg(long, value_name = "N", requires = "play", value_parser = clap::value_parser!(u8).range(4..=5))]
-    pub(super) size: Option<u8>,
-    /// With --run: the memory the program may use, as 512M, 1G, ... or none: the run as a
-    /// whole, shared memory and its /tmp counted, where a memory control group can be had
-    /// (else each process's own allocations, `RLIMIT_DATA`, with its shared memory watched).
-    #[arg(long, value_name = "SIZE", default_value = "1G", requires = "run", value_parser = parse_memory)]
-    pub(super) memory: Memory,
-    /// With --run: run each program without its sandbox (its own process ids, mounts, IPC,
-    /// no network, the grader's files out of sight), held by its limits alone: for a program
-    /// that needs what the sandbox keeps from it.
-    #[arg(long, requires = "run")]
-    pub(super) no_sandbox: bool,
-    /// With --run: play N generated key scripts (both sizes, moves, undos, saves, quit and
-    /// resume) instead of --keys, and keep each failing one.
-    #[arg(
-        long,
-        value_name = "N",
-        requires = "run",
-        allow_negative_numbers = true,
-        value_parser = parse_count
-    )]
-    pub(super) scripts: Option<u64>,
-    /// The seed of the generated scripts or of --play's choices (any 64-bit number; random if
-    /// not given).
-    #[arg(long, value_name = "N", requires = "run", value_parser = parse_seed)]
-    pub(super) seed: Option<u64>,
-    /// Where failing generated scripts are kept, with what the program printed and saved (a
-    /// folder a program, program-1, program-2, ..., when there are several)
-    /// [default: referee-failures, made for the run, not used if it is a link or another
-    /// user's]
-    #[arg(long, value_name = "DIR", requires = "run")]
-    pub(super) keep: Option<PathBuf>,
-    /// With --run: how many runs go at once [default: the machine's cores].
-    #[arg(long, value_name = "J", requires = "run", allow_negative_numbers = true, value_parser = whole::<u64>("a number of jobs", 1, 256))]
-    pub(super) jobs: Option<u64>,
-    /// With --run: write Gradescope's results.json for the one program run (a test a rule,
-    /// a point each, and one for the runs; format rules count only with --strict).
-    #[arg(long, value_name = "FILE", requires = "run")]
-    pub(super) gradescope: Option<PathBuf>,
-    /// With --run: write JUnit XML (a test suite a program, a test case a rule, a failure a
-    /// broken rule), as CI systems read it.
-    #[arg(long, value_name = "FILE", requires = "run")]
-    pub(super) junit: Option<PathBuf>,
-    /// Format deviations (cells of 0, frame width, alignment, score line, end messages) are
-    /// violations, not warnings.
-    #[arg(long)]
-    pub(super) strict: bool,
-    /// The report as JSON, for scripts (errors too).
-    #[arg(long)]
-    pub(super) json: bool,
 }
 
 #[derive(Args, Debug)]

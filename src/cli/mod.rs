@@ -6,6 +6,9 @@
 mod args;
 mod bench;
 mod compact;
+mod grade;
+mod grading_args;
+mod guard;
 mod manual;
 mod play;
 mod player;
@@ -295,6 +298,7 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
         Some(Command::Train(args)) => train::run_train(args),
         Some(Command::Compact(args)) => compact::run_compact(args),
         Some(Command::Referee(args)) => referee::run_referee(args),
+        Some(Command::Grade(args)) => grade::run_grade(args),
         Some(Command::Completions(args)) => manual::print_completions(&args.shell),
         Some(Command::Man(args)) => manual::print_man_page(&args.command),
         None if cli.interface == Interface::Mips => play::run_mips(cli),

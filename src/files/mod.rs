@@ -4,10 +4,12 @@
 //! (`save`), best scores (`best`), n-tuple weights (`weights`), pictures (`pictures`), solved 3x3 tables
 //! (`solutions`), and the session's `Store` over all of them (`store`).
 
+pub mod archives;
 pub mod atomic;
 pub mod best;
 pub mod bounded;
 pub mod cgroup;
+pub mod class;
 pub mod dir;
 pub mod error;
 pub mod open;

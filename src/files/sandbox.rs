@@ -245,8 +245,17 @@ impl View {
                 acts.push((path, false, act));
             }
         }
-        // Parents first; at one path, a cover before what is shown on it.
-        acts.sort_by(|a, b| (depth(&a.0), &a.0, !a.1).cmp(&(depth(&b.0), &b.0, !b.1)));
+        // Parents first; at one path, a cover before what is shown on it, and the run's
+        // folder (writable) before a read-only show of the same path, which it replaces.
+        let writable = |act: &Act| matches!(act, Act::Show { writable: true, .. });
+        acts.sort_by(|a, b| {
+            (depth(&a.0), &a.0, !a.1, !writable(&a.2)).cmp(&(
+                depth(&b.0),
+                &b.0,
+                !b.1,
+                !writable(&b.2),
+            ))
+        });
         acts.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
         let mut kept: Vec<(PathBuf, Act)> = Vec::new();
         let mut steps = Vec::new();
@@ -400,13 +409,19 @@ impl View {
     }
 }
 
-/// Gives the run's folder, and what is in it (a save put there first), to user `uid` and
-/// group `gid`: the user a program runs as when the referee is root, which must be able to
-/// write there. Links in it are changed, never followed.
+/// Gives the run's folder, and everything in it (a save put there first, a submission's
+/// files to build), to user `uid` and group `gid`: the user a program runs as when the
+/// referee is root, which must be able to write there. Links in it are changed, never
+/// followed.
 pub fn hand_over(folder: &Path, uid: u32, gid: u32) -> io::Result<()> {
     std::os::unix::fs::lchown(folder, Some(uid), Some(gid))?;
     for entry in std::fs::read_dir(folder)? {
-        std::os::unix::fs::lchown(entry?.path(), Some(uid), Some(gid))?;
+        let entry = entry?;
+        if entry.file_type()?.is_dir() {
+            hand_over(&entry.path(), uid, gid)?;
+        } else {
+            std::os::unix::fs::lchown(entry.path(), Some(uid), Some(gid))?;
+        }
     }
     Ok(())
 }
@@ -660,6 +675,29 @@ mod tests {
         assert_eq!(view.shows().contains(&root.join("seen")), under_tmp);
         assert_eq!(view.covers().contains(&root.join("class")), !under_tmp);
         assert!(!view.covers().contains(&root.join("class/alice")));
+    }
+
+    #[test]
+    fn the_run_folder_is_writable_even_when_it_is_also_asked_shown() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = real(dir.path()).unwrap();
+        std::fs::create_dir_all(root.join("run")).unwrap();
+        // A build runs where it was "typed": its folder is shown read-only and is the run's.
+        let view = plan_in(&root, &["run"], &["class"]);
+        let at = root.join("run");
+        let steps: Vec<&Act> = view
+            .steps
+            .iter()
+            .map(|s| &s.act)
+            .filter(|a| a.path().to_bytes() == at.as_os_str().as_bytes())
+            .collect();
+        assert!(
+            steps
+                .iter()
+                .all(|a| matches!(a, Act::Show { writable: true, .. })),
+            "{steps:?}"
+        );
+        assert_eq!(steps.len(), 1, "{steps:?}");
     }
 
     #[test]

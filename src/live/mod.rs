@@ -10,10 +10,18 @@ pub mod play;
 
 use crate::files::runs::RunFolder;
 use crate::model::board::Board;
+use crate::referee::grades::RunProblem;
 use crate::referee::{Assignment, KeyAt, Options, Referee, Report, SaveBefore, Stage, keys_of};
 use crate::runner::{Answering, Ending, Limits, Outcome, Run, RunError, Seen, Spec, Status};
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
+
+/// The time a run fed every key at once has, besides [`AT_ONCE_PER_LINE`] a line: past it,
+/// it is run again key by key with its whole time limit, so its speed decides nothing.
+pub const AT_ONCE_BASE: Duration = Duration::from_secs(2);
+/// The time a run fed at once has for each line of keys.
+pub const AT_ONCE_PER_LINE: Duration = Duration::from_millis(3);
 
 /// How to run a program: the command, where it was typed, its limits, and how to referee it.
 #[derive(Clone, Debug)]
@@ -32,6 +40,9 @@ pub struct Setup {
     pub key_limit: Option<Duration>,
     /// How to referee it (`before` is set for each run from the save it is given).
     pub options: Options,
+    /// Folders covered in its sandbox besides the grader's own ([`crate::runner::Spec::covered`]:
+    /// a class's other submissions).
+    pub covered: Vec<PathBuf>,
     /// Whether it runs in a sandbox of its own where one can be had
     /// ([`crate::runner::Spec::sandbox`]).
     pub sandbox: bool,
@@ -100,13 +111,7 @@ impl Live {
         save: Option<&[u8]>,
     ) -> Result<Live, LiveError> {
         let folder = RunFolder::new(save).map_err(LiveError::Folder)?;
-        let mut spec = Spec::new(setup.words.clone(), &setup.origin, folder.path());
-        spec.limits = setup.limits;
-        spec.time_limit = setup.time_limit;
-        spec.per_key = setup.per_key;
-        spec.key_limit = setup.key_limit;
-        spec.sandbox = setup.sandbox;
-        let mut run = Run::start(&spec)?;
+        let mut run = Run::start(&spec_of(setup, &folder))?;
         let mut options = setup.options.clone();
         options.before = before;
         let mut referee = Referee::new(options);
@@ -269,6 +274,139 @@ impl Live {
             board_before,
         }
     }
+}
+
+/// The runner's spec of a run of `setup`'s program in `folder`.
+fn spec_of(setup: &Setup, folder: &RunFolder) -> Spec {
+    let mut spec = Spec::new(setup.words.clone(), &setup.origin, folder.path());
+    spec.limits = setup.limits;
+    spec.time_limit = setup.time_limit;
+    spec.per_key = setup.per_key;
+    spec.key_limit = setup.key_limit;
+    spec.sandbox = setup.sandbox;
+    spec.covered.clone_from(&setup.covered);
+    spec
+}
+
+impl Ran {
+    /// What went wrong with the run itself, apart from the rules.
+    pub fn problem(&self) -> Option<RunProblem> {
+        problem_of(self)
+    }
+
+    /// Whether it passed: every rule held and the run itself went well.
+    pub fn passed(&self) -> bool {
+        self.report.passed() && self.problem().is_none()
+    }
+}
+
+/// What went wrong with a run itself, apart from the rules: a crash, a hang, output without
+/// end, a failing exit. A program that kept reading after the end of its input is noted, not
+/// failed: the other Power-11 programs do, and the runner ends it at once.
+fn problem_of(run: &Ran) -> Option<RunProblem> {
+    let outcome = &run.outcome;
+    let (kind, words) = match &outcome.ending {
+        Ending::Exited(0) | Ending::KeptReading | Ending::Stopped => return None,
+        Ending::Exited(code) => (
+            "failed",
+            format!(
+                "the program exited with code {code} (a Power-11 program ends with 0 at the end of its input)"
+            ),
+        ),
+        Ending::Signal(_) => ("crashed", format!("the program {}", outcome.ending)),
+        Ending::TimeLimit(_) => ("hung", format!("the program {}", outcome.ending)),
+        Ending::OutputCap(_) => ("flooded", format!("the program {}", outcome.ending)),
+        Ending::MemoryLimit(_) => ("memory", format!("the program {}", outcome.ending)),
+        Ending::NoExit(_) => ("left-running", format!("the program {}", outcome.ending)),
+        Ending::Failed(_) => ("failed", format!("the run {}", outcome.ending)),
+    };
+    let mut words = words;
+    if let Some(key) = run.answering {
+        let _ = write!(
+            words,
+            ", answering key {} '{}' (line {})",
+            key.index,
+            crate::text::visible(key.key),
+            key.line
+        );
+    }
+    if let Some(line) = last_said(outcome.stderr.end(4096)) {
+        let _ = write!(words, "; its last words on standard error: {line}");
+    }
+    Some(RunProblem { kind, words })
+}
+
+/// The last line a program wrote on standard error that is not blank, control characters
+/// shown, cut to 200 characters: why a run went wrong, in the program's words.
+fn last_said(stderr: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(stderr);
+    let line = text.lines().rev().find(|line| !line.trim().is_empty())?;
+    let shown: String = line.trim().chars().map(crate::text::visible).collect();
+    Some(match shown.char_indices().nth(200) {
+        Some((at, _)) => format!("{}…", &shown[..at]),
+        None => shown,
+    })
+}
+
+/// Runs `setup`'s program on `keys` as [`run_keys`] does, but first with every key sent at
+/// once, as `program < keys` would: a run that passes so (every board the rules ask for, in
+/// order, and a clean end) passes, in a fraction of the time; any other is run again a line
+/// at a time, so that every finding names the key [`run_keys`] names. The second return is
+/// whether the run at once was enough.
+pub fn run_script(
+    setup: &Setup,
+    keys: &str,
+    before: SaveBefore,
+    save: Option<&[u8]>,
+) -> Result<(Ran, bool), LiveError> {
+    let at_once = run_at_once(setup, keys, before.clone(), save)?;
+    if at_once.passed() || at_once.outcome.ending == Ending::Stopped {
+        return Ok((at_once, true));
+    }
+    Ok((run_keys(setup, keys, before, save)?, false))
+}
+
+/// `setup`'s program fed every key of `keys` at once, then the end of its input, waited for
+/// to its end, and its whole transcript refereed.
+pub fn run_at_once(
+    setup: &Setup,
+    keys: &str,
+    before: SaveBefore,
+    save: Option<&[u8]>,
+) -> Result<Ran, LiveError> {
+    let folder = RunFolder::new(save).map_err(LiveError::Folder)?;
+    let mut spec = spec_of(setup, &folder);
+    // Short: a run at once that takes longer is run again key by key, with all its time.
+    let lines = u32::try_from(keys.lines().count()).unwrap_or(u32::MAX);
+    spec.time_limit = (AT_ONCE_BASE + AT_ONCE_PER_LINE.saturating_mul(lines)).min(spec.time_limit);
+    spec.per_key = Duration::ZERO;
+    spec.key_limit = None;
+    let mut run = Run::start(&spec)?;
+    let mut text = keys.to_string();
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    run.send(text.as_bytes());
+    run.end_input();
+    // Nothing to answer: only its end is waited for (no look at whether it waits for input).
+    run.wait_for_exit();
+    let outcome = run.finish();
+    let save = folder.saved();
+    let mut options = setup.options.clone();
+    options.before = before;
+    let transcript = String::from_utf8_lossy(&outcome.stdout).into_owned();
+    let saved_text = save.as_deref().map(String::from_utf8_lossy);
+    let report =
+        crate::referee::referee_in_folder(keys, &transcript, saved_text.as_deref(), &options);
+    Ok(Ran {
+        keys: text,
+        transcript: outcome.stdout.clone(),
+        save,
+        report,
+        outcome,
+        answering: None,
+        board_before: None,
+    })
 }
 
 /// Runs `setup`'s program on `keys` (a keys file's text), a line at a time, in a fresh folder

@@ -340,6 +340,16 @@ impl Referee {
 /// Referees a run: `keys`, the text piped into the program; `transcript`, what it printed on
 /// standard output; `save`, the save file it wrote, if any.
 pub fn referee(keys: &str, transcript: &str, save: Option<&str>, options: &Options) -> Report {
+    referee_with(keys, transcript, save, options, false)
+}
+
+fn referee_with(
+    keys: &str,
+    transcript: &str,
+    save: Option<&str>,
+    options: &Options,
+    in_folder: bool,
+) -> Report {
     let keys = keys::read(keys, options.assignment);
     let mut scanner = Scanner::new(options.assignment);
     let boards = scanner.scan(transcript).boards;
@@ -352,7 +362,26 @@ pub fn referee(keys: &str, transcript: &str, save: Option<&str>, options: &Optio
     for key in &keys {
         replay.key(key, Vec::new());
     }
-    report_of(options, keys.len(), scanner.warnings(), replay, save, false)
+    report_of(
+        options,
+        keys.len(),
+        scanner.warnings(),
+        replay,
+        save,
+        in_folder,
+    )
+}
+
+/// Referees a run in a folder the referee watched, as [`referee`] does a transcript: `save`
+/// is the save it left there (`None`: it left none, and then an `s` pressed in a game broke
+/// `save-state`), as [`Referee::finish_in_folder`] has it.
+pub fn referee_in_folder(
+    keys: &str,
+    transcript: &str,
+    save: Option<&str>,
+    options: &Options,
+) -> Report {
+    referee_with(keys, transcript, save, options, true)
 }
 
 /// Every rule the replay checked, with the report's own: the format on every board printed,

@@ -448,6 +448,36 @@ impl Run {
         self.wait_for_input()
     }
 
+    /// Waits until the run ends (it exits or is killed, or passes its time limit or output
+    /// cap), however long it is quiet or waits for input: a build, which is not answering
+    /// keys. Returns what it printed since the last answer.
+    pub fn wait_for_exit(&mut self) -> Answer {
+        let begun = Instant::now();
+        let mut pause = FIRST_PAUSE;
+        let ending = loop {
+            if let Some(ending) = &self.ending {
+                break ending.clone();
+            }
+            if self.pump() {
+                pause = FIRST_PAUSE;
+                continue;
+            }
+            if let Some(ending) = self.check_end(begun) {
+                self.end_with(ending);
+                continue;
+            }
+            self.pause(begun, pause, PollFlags::IN);
+            pause = (pause * 4).min(LONGEST_PAUSE * 10);
+        };
+        self.waited += begun.elapsed();
+        let output = self.stdout[self.answered..].to_vec();
+        self.answered = self.stdout.len();
+        Answer {
+            output,
+            status: Status::Ended(ending),
+        }
+    }
+
     /// Ends the run, if it has not ended ([`Ending::Stopped`]), with every process of it, and
     /// returns how it went.
     pub fn finish(mut self) -> Outcome {

@@ -34,6 +34,12 @@ const FLOORS: &[(&str, &[&str])] = &[
         &["model", "players", "text", "referee", "files", "runner"],
     ),
     (
+        "grading",
+        &[
+            "model", "players", "text", "referee", "files", "runner", "live",
+        ],
+    ),
+    (
         "fuzzing",
         &["model", "players", "session", "text", "frontends"],
     ),
@@ -52,6 +58,7 @@ const FLOORS: &[(&str, &[&str])] = &[
             "train",
             "runner",
             "live",
+            "grading",
         ],
     ),
 ];

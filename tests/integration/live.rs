@@ -120,6 +120,7 @@ fn power11_wins_loses_and_explore_resumes_in_a_fresh_run_and_undoes_to_the_start
         key_limit: None,
         options: power11::referee::Options::default(),
         sandbox: true,
+        covered: Vec::new(),
     };
     let mut random = power11::players::AnyPlayer::Random(power11::players::RandomPlayer);
     let played = power11::live::play::play(

@@ -5,6 +5,7 @@
 
 mod bench;
 mod boundaries;
+mod class_grading;
 mod cli;
 mod common;
 mod compat;

@@ -243,7 +243,7 @@ fn a_page_of_no_command_is_one_line_and_exit_code_2() {
     assert_eq!(
         ran.stderr,
         "power11: power11 has no command 'nosuch' (its commands: bench, solve, train, \
-         referee, compact, completions, man)\n"
+         referee, grade, compact, completions, man)\n"
     );
     let ran = run(&["man", "bench", "split"], "");
     assert_eq!(ran.code, 2);

@@ -9,6 +9,7 @@ mod play;
 mod words;
 
 use super::args::RefereeArgs;
+use super::guard::{self, stopped, stopped_by};
 use super::{StandardOutput, UsageError, Verdict};
 use crate::files::runs::{KeepDir, read_any_text};
 use crate::live::{self, Ran, Setup};
@@ -16,13 +17,12 @@ use crate::model::random::{mix, seeded};
 use crate::referee::grades::{self, ProgramResult, ScriptResult};
 use crate::referee::{Assignment, Options, Report, SaveBefore, referee, scripts};
 use crate::runner::{Ending, Limits, Spec, signal_name};
-use play::{stopped, stopped_by};
 use std::io::Write;
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
-pub(super) use words::{in_words, run_json, run_problem};
+pub(super) use words::{in_words, run_json};
 
 /// The most of a transcript read: 512 MiB.
 const MAX_TRANSCRIPT: u64 = 512 << 20;
@@ -117,7 +117,7 @@ fn referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
         .collect::<anyhow::Result<_>>()?;
     refuse_ignored(args)?;
     if !args.run.is_empty() {
-        play::stop_on_signals()?;
+        guard::stop_on_signals()?;
     }
     if args.play.is_some() {
         let [program] = programs.as_slice() else {
@@ -212,7 +212,7 @@ fn print_one(args: &RefereeArgs, report: &Report, run: Option<&Ran>) -> anyhow::
         let json = serde_json::json!({
             "report": report,
             "run": run.map(run_json),
-            "stops_from_programs": play::stops_from_runs(),
+            "stops_from_programs": guard::stops_from_runs(),
         });
         writeln!(out, "{json}")?;
     } else {
@@ -224,7 +224,7 @@ fn print_one(args: &RefereeArgs, report: &Report, run: Option<&Ran>) -> anyhow::
     if let Some(signal) = stopped_by() {
         return Err(stopped(signal, "the run"));
     }
-    let problem = run.and_then(run_problem);
+    let problem = run.and_then(Ran::problem);
     verdict(!report.passed(), problem.is_some(), || {
         problem.map_or_else(
             || format!("{} rule(s) broken", report.rules.len()),
@@ -235,7 +235,7 @@ fn print_one(args: &RefereeArgs, report: &Report, run: Option<&Ran>) -> anyhow::
 
 /// Says how many stop signals the programs run sent the referee, if any: each was ignored.
 fn ignored_stops(out: &mut impl Write) -> std::io::Result<()> {
-    match play::stops_from_runs() {
+    match guard::stops_from_runs() {
         0 => Ok(()),
         n => writeln!(
             out,
@@ -353,7 +353,7 @@ impl Class<'_> {
             let mut json = serde_json::json!({
                 "scripts": count,
                 "stopped_by": stopped_by().and_then(signal_name),
-                "stops_from_programs": play::stops_from_runs(),
+                "stops_from_programs": guard::stops_from_runs(),
                 "seed": seed,
                 "interface": self.options.assignment.name(),
                 "programs": programs_json,
@@ -466,12 +466,18 @@ impl Class<'_> {
     fn write_grades(&self, results: &[ProgramResult], seconds: f64) -> anyhow::Result<()> {
         let assignment = self.options.assignment;
         if let (Some(path), [result]) = (&self.args.gradescope, results) {
-            let grades = grades::gradescope(result, assignment, self.options.strict, seconds);
+            let grades = crate::grading::gradebook::gradescope(&crate::grading::referee_grade(
+                result,
+                assignment,
+                self.options.strict,
+                seconds,
+            ));
             let text = serde_json::to_string_pretty(&grades)? + "\n";
             crate::files::save::write_atomic(path, text.as_bytes())?;
         }
         if let Some(path) = &self.args.junit {
-            let xml = grades::junit(results, assignment, self.options.strict, seconds);
+            let xml =
+                crate::grading::referee_junit(results, assignment, self.options.strict, seconds);
             crate::files::save::write_atomic(path, xml.as_bytes())?;
         }
         Ok(())
@@ -504,7 +510,7 @@ impl Class<'_> {
                             // A run the referee's own stop ended is not the program's.
                             Ok((_, run)) if run.outcome.ending == Ending::Stopped => return,
                             Ok((report, run)) => {
-                                let problem = run_problem(&run);
+                                let problem = run.problem();
                                 let result = ScriptResult {
                                     script: *script,
                                     report,
@@ -576,5 +582,6 @@ pub(super) fn setup_of(
         key_limit,
         options: options.clone(),
         sandbox: !args.no_sandbox,
+        covered: Vec::new(),
     })
 }

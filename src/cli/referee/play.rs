@@ -1,79 +1,19 @@
 //! `power11 referee --run PROGRAM --play GOAL`: the program played live to its win, its loss,
-//! or every other path, each board refereed as it comes; and what the referee does when it is
-//! itself stopped (SIGINT, SIGTERM, SIGHUP) while it runs programs.
+//! or every other path, each board refereed as it comes.
 
 use super::super::args::RefereeArgs;
+use super::super::guard::{stopped, stopped_by};
 use super::super::player::{Boards, Loading, PlayerSetup, player_for};
-use super::super::{StandardOutput, UsageError, Verdict};
-use super::{in_words, keep_dir, run_json, run_problem, setup_of, verdict};
+use super::super::{StandardOutput, UsageError};
+use super::{in_words, keep_dir, run_json, setup_of, verdict};
 use crate::live::play::{Goal, Plan, Played, Reached, play};
 use crate::model::rules::Rules;
 use crate::players::{PlayerKind, SearchConfig};
-use crate::referee::grades::{self, ProgramResult, ScriptResult};
+use crate::referee::grades::{ProgramResult, ScriptResult};
 use crate::referee::{Assignment, Options};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
-
-/// The signal that stopped the referee, 0 while none has.
-static STOPPED_BY: AtomicI32 = AtomicI32::new(0);
-/// How many stops a process of a run sent the referee (each ignored).
-static STOPS_FROM_RUNS: AtomicUsize = AtomicUsize::new(0);
-
-/// Holds the referee against the programs it runs, from now on: its memory is not another
-/// process's to read or write (not dumpable, so a program run as its user can neither trace
-/// it nor rewrite it through `/proc/PID/mem`), and SIGINT, SIGTERM and SIGHUP from outside
-/// the runs end every program it runs (with all they started) and mark the referee stopped
-/// ([`stopped_by`]), so that it reports what it has and exits 128 + the signal, rather than
-/// dying with the programs left running. The same signals sent by a process of a run (one
-/// below the referee: a program signalling its parent, its group) are ignored.
-pub(super) fn stop_on_signals() -> anyhow::Result<()> {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    use signal_hook::iterator::{SignalsInfo, exfiltrator::WithOrigin};
-    rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable)
-        .map_err(|e| anyhow::anyhow!("cannot keep the referee's memory its own: {e}"))?;
-    let mut signals = SignalsInfo::<WithOrigin>::new([SIGINT, SIGTERM, SIGHUP])
-        .map_err(|e| anyhow::anyhow!("cannot watch for signals: {e}"))?;
-    std::thread::spawn(move || {
-        let me = std::process::id();
-        for origin in signals.forever() {
-            let sender = origin.process.and_then(|p| u32::try_from(p.pid).ok());
-            if sender
-                .is_some_and(|pid| pid != me && crate::files::processes::descends_from(pid, me))
-            {
-                STOPS_FROM_RUNS.fetch_add(1, Ordering::SeqCst);
-                continue;
-            }
-            STOPPED_BY.store(origin.signal, Ordering::SeqCst);
-            crate::runner::stop_all();
-        }
-    });
-    Ok(())
-}
-
-/// How many stops the programs run sent the referee, each ignored.
-pub(super) fn stops_from_runs() -> usize {
-    STOPS_FROM_RUNS.load(Ordering::SeqCst)
-}
-
-/// The signal that stopped the referee, if one did.
-pub(super) fn stopped_by() -> Option<i32> {
-    match STOPPED_BY.load(Ordering::SeqCst) {
-        0 => None,
-        signal => Some(signal),
-    }
-}
-
-/// The verdict of a referee stopped by `signal`, having done `done` of its runs.
-pub(super) fn stopped(signal: i32, done: &str) -> anyhow::Error {
-    let name = crate::runner::signal_name(signal).unwrap_or("a signal");
-    Verdict {
-        code: u8::try_from(128 + signal).unwrap_or(143),
-        words: format!("stopped by {name}: {done} reported, the programs it ran ended"),
-    }
-    .into()
-}
 
 /// Plays `program` as `args` says, reports, and keeps the runs of a play that broke a rule.
 pub(super) fn run_play(
@@ -120,7 +60,7 @@ pub(super) fn run_play(
     )
     .map_err(|e| UsageError(format!("--run: {e}")))?;
     let broken = played.runs.iter().any(|r| !r.report.passed());
-    let problem = played.runs.iter().find_map(run_problem);
+    let problem = played.runs.iter().find_map(crate::live::Ran::problem);
     // A play that went wrong is kept whole: a second run replays with the first's save.
     let kept: Vec<Option<Result<PathBuf, String>>> = played
         .runs
@@ -176,7 +116,7 @@ fn write_grades(
         .map(|(i, ran)| ScriptResult {
             script: i as u64,
             report: ran.report.clone(),
-            problem: run_problem(ran),
+            problem: ran.problem(),
         })
         .collect();
     let command = args
@@ -187,12 +127,17 @@ fn write_grades(
     let result = ProgramResult::new(&command, &scripts, scripts.len());
     let (assignment, strict) = (options.assignment, options.strict);
     if let Some(path) = &args.gradescope {
-        let grades = grades::gradescope(&result, assignment, strict, played.seconds);
+        let grades = crate::grading::gradebook::gradescope(&crate::grading::referee_grade(
+            &result,
+            assignment,
+            strict,
+            played.seconds,
+        ));
         let text = serde_json::to_string_pretty(&grades)? + "\n";
         crate::files::save::write_atomic(path, text.as_bytes())?;
     }
     if let Some(path) = &args.junit {
-        let xml = grades::junit(&[result], assignment, strict, played.seconds);
+        let xml = crate::grading::referee_junit(&[result], assignment, strict, played.seconds);
         crate::files::save::write_atomic(path, xml.as_bytes())?;
     }
     Ok(())
@@ -227,7 +172,7 @@ fn play_json(
     let main = played
         .runs
         .iter()
-        .position(|r| !r.report.passed() || run_problem(r).is_some())
+        .position(|r| !r.report.passed() || r.problem().is_some())
         .unwrap_or(played.runs.len().saturating_sub(1));
     serde_json::json!({
         "play": {

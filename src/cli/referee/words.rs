@@ -3,7 +3,6 @@
 
 use super::shown_text;
 use crate::live::Ran;
-use crate::referee::grades::RunProblem;
 use crate::referee::{Report, to_text};
 use crate::runner::{Ending, signal_name};
 use std::fmt::Write as _;
@@ -15,58 +14,11 @@ pub(crate) fn in_words(report: &Report, run: Option<&Ran>) -> String {
     run_line.unwrap_or_default() + &to_text(report)
 }
 
-/// What went wrong with a run itself, apart from the rules: a crash, a hang, output without
-/// end, a failing exit. A program that kept reading after the end of its input is noted, not
-/// failed: the other Power-11 programs do, and the runner ends it at once.
-pub(crate) fn run_problem(run: &Ran) -> Option<RunProblem> {
-    let outcome = &run.outcome;
-    let (kind, words) = match &outcome.ending {
-        Ending::Exited(0) | Ending::KeptReading | Ending::Stopped => return None,
-        Ending::Exited(code) => (
-            "failed",
-            format!(
-                "the program exited with code {code} (a Power-11 program ends with 0 at the end of its input)"
-            ),
-        ),
-        Ending::Signal(_) => ("crashed", format!("the program {}", outcome.ending)),
-        Ending::TimeLimit(_) => ("hung", format!("the program {}", outcome.ending)),
-        Ending::OutputCap(_) => ("flooded", format!("the program {}", outcome.ending)),
-        Ending::MemoryLimit(_) => ("memory", format!("the program {}", outcome.ending)),
-        Ending::NoExit(_) => ("left-running", format!("the program {}", outcome.ending)),
-        Ending::Failed(_) => ("failed", format!("the run {}", outcome.ending)),
-    };
-    let mut words = words;
-    if let Some(key) = run.answering {
-        let _ = write!(
-            words,
-            ", answering key {} '{}' (line {})",
-            key.index,
-            crate::text::visible(key.key),
-            key.line
-        );
-    }
-    if let Some(line) = last_said(outcome.stderr.end(4096)) {
-        let _ = write!(words, "; its last words on standard error: {line}");
-    }
-    Some(RunProblem { kind, words })
-}
-/// The last line a program wrote on standard error that is not blank, control characters
-/// shown, cut to 200 characters: why a run went wrong, in the program's words.
-fn last_said(stderr: &[u8]) -> Option<String> {
-    let text = String::from_utf8_lossy(stderr);
-    let line = text.lines().rev().find(|line| !line.trim().is_empty())?;
-    let shown: String = line.trim().chars().map(crate::text::visible).collect();
-    Some(match shown.char_indices().nth(200) {
-        Some((at, _)) => format!("{}…", &shown[..at]),
-        None => shown,
-    })
-}
-
 /// A run in words: how it ended and how long it took, and the board before the key it was
 /// answering when that ending was not its own.
 fn run_words(run: &Ran) -> String {
     let outcome = &run.outcome;
-    let mut words = match run_problem(run) {
+    let mut words = match run.problem() {
         Some(problem) => format!("run: {}", problem.words),
         None => format!(
             "run: the program {} after {:.2} s",
@@ -94,7 +46,7 @@ fn run_words(run: &Ran) -> String {
             "\nwarning: it ran without a sandbox ({why}): it could read and write whatever its user may, and see the referee's processes"
         );
     }
-    if let (Some(board), Some(_)) = (&run.board_before, run_problem(run)) {
+    if let (Some(board), Some(_)) = (&run.board_before, run.problem()) {
         words.push_str("\nthe board before that key:\n");
         words.push_str(crate::text::render_board(board).trim_end());
     }
