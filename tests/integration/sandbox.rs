@@ -221,8 +221,17 @@ fn as_another_user_the_program_cannot_trace_its_referee() {
     }
     let run = Run::new();
     std::fs::set_permissions(run.dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    // The programs where the other user may read them (a clone may be in a folder only its
+    // owner enters), in a folder of the home (which is covered, but not what it holds).
+    std::fs::create_dir(run.path("programs")).unwrap();
+    for name in ["hostile.py", "power11.py"] {
+        std::fs::copy(programs().join(name), run.path("programs").join(name)).unwrap();
+    }
     for extra in [None, Some("--no-sandbox")] {
-        let program = hostile("trace-parent,signal-parent", "");
+        let program = format!(
+            "python3 {} trace-parent,signal-parent",
+            run.path("programs/hostile.py").display()
+        );
         let mut command = Command::new("setpriv");
         command
             .args(["--reuid=54321", "--regid=54321", "--clear-groups"])

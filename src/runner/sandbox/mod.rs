@@ -154,6 +154,39 @@ fn toolchains(env: &[(OsString, OsString)]) -> Vec<PathBuf> {
     shown
 }
 
+/// What the arguments name: each absolute word (an argument, or a word of one that is a
+/// shell's command line, `sh -c 'python3 /x/game.py'`) that exists, with the folder of a
+/// file (a script's own modules sit beside it), unless that would undo a cover.
+fn named_in(args: &[OsString]) -> Vec<PathBuf> {
+    let mut named = Vec::new();
+    for arg in args {
+        let text = arg.to_string_lossy();
+        let mut words = vec![PathBuf::from(arg)];
+        if text.contains(char::is_whitespace) {
+            words.extend(
+                shlex::split(&text)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(PathBuf::from),
+            );
+        }
+        for word in words.into_iter().filter(|w| w.is_absolute()) {
+            let Ok(meta) = std::fs::metadata(&word) else {
+                continue;
+            };
+            if meta.is_file()
+                && let Some(folder) = word.parent().filter(|f| !too_wide(f))
+            {
+                named.push(folder.to_path_buf());
+            }
+            if !too_wide(&word) {
+                named.push(word);
+            }
+        }
+    }
+    named
+}
+
 /// Whether showing `path` would undo a cover: it is `/`, a covered folder or holds one (the
 /// grader's home, `/tmp`): then only the files a command names in it are shown.
 pub(super) fn too_wide(path: &Path) -> bool {
@@ -193,13 +226,7 @@ pub(super) fn prepare(setup: &Setup<'_>) -> io::Result<(Child, Parent)> {
         }
     }
     shown.push(setup.program.to_path_buf());
-    shown.extend(
-        setup
-            .args
-            .iter()
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute() && !too_wide(p)),
-    );
+    shown.extend(named_in(setup.args));
     shown.extend(setup.named.iter().filter(|p| !too_wide(p)).cloned());
     shown.extend(toolchains(setup.env).into_iter().filter(|p| !too_wide(p)));
     let mut covered = setup.covered.to_vec();
