@@ -228,6 +228,11 @@ fn write_gradebook(
         &out.join("class.json"),
         (serde_json::to_string_pretty(&json)? + "\n").as_bytes(),
     )?;
+    let name = out
+        .file_name()
+        .map_or_else(|| "class".to_string(), |n| n.to_string_lossy().into_owned());
+    let index = crate::grading::feedback::index(&name, grades);
+    write_atomic(&out.join("index.html"), index.as_bytes())?;
     // Last: the file a grader imports is there only with the rest beside it.
     write_atomic(&out.join("grades.csv"), csv.as_bytes())?;
     Ok(())

@@ -159,8 +159,9 @@ pub struct Plan {
     pub root_seen_as: Option<u32>,
 }
 
-/// What a path is, for a view: a folder, a file, or neither (not there).
-fn kind_of(path: &Path) -> Option<bool> {
+/// What a path is, for a view: a folder (`Some(true)`), a file (`Some(false)`), or neither
+/// (not there, or not to be looked at), links followed.
+pub fn kind_of(path: &Path) -> Option<bool> {
     std::fs::metadata(path).ok().map(|meta| meta.is_dir())
 }
 

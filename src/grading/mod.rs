@@ -7,6 +7,7 @@
 //! ([`gradebook`]). Nothing here prints: progress goes to the caller's [`Event`] handler.
 
 pub mod build;
+pub mod feedback;
 pub mod gradebook;
 pub mod rubric;
 pub mod scoring;
@@ -19,6 +20,7 @@ use crate::referee::grades::{ProgramResult, ScriptResult};
 use crate::referee::{Assignment, Options, SaveBefore};
 use crate::runner::{Ending, Limits, NOBODY};
 use build::{BuildPlan, Built, made_program};
+use feedback::RunShown;
 use rubric::Rubric;
 use scoring::{BuildNote, ItemSpec, PlayResult, Standing, StudentGrade, items_of, score};
 use std::fmt::Write as _;
@@ -29,6 +31,9 @@ use std::time::{Duration, Instant};
 
 /// The most failing scripts kept for a student (keys and transcript each).
 const KEPT_FAILURES: usize = 20;
+
+/// The most failing runs a feedback page shows (each of them kept).
+const SHOWN_RUNS: usize = 5;
 
 /// A script's result, and its run when it failed (kept to show).
 type Done = (ScriptResult, Option<Ran>);
@@ -266,6 +271,7 @@ impl Grader<'_> {
                 }
                 grade.build = note;
                 grade.seconds = started.elapsed().as_secs_f64();
+                self.keep_page(&grade, &[]);
                 return grade;
             }
         };
@@ -308,7 +314,46 @@ impl Grader<'_> {
         grade.at_once = at_once;
         grade.build = note;
         grade.seconds = started.elapsed().as_secs_f64();
+        let shown: Vec<RunShown<'_>> = results
+            .iter()
+            .filter(|r| r.failed())
+            .take(SHOWN_RUNS)
+            .map(|r| {
+                let script = usize::try_from(r.script).unwrap_or(usize::MAX);
+                let (keys, replay) = match self.scripts.get(script) {
+                    Some((_, keys)) => (
+                        keys.as_str(),
+                        format!(
+                            "power11 referee --keys failures/{name}/script-{:04}.keys failures/{name}/script-{:04}.out",
+                            r.script, r.script
+                        ),
+                    ),
+                    None => (
+                        "",
+                        format!("power11 referee --run '{}' --play ...", setup.words.join(" ")),
+                    ),
+                };
+                RunShown {
+                    label: label(r.script),
+                    keys,
+                    report: &r.report,
+                    problem: r.problem.as_ref().map(|p| p.words.clone()),
+                    replay,
+                }
+            })
+            .collect();
+        self.keep_page(&grade, &shown);
         grade
+    }
+
+    /// The student's feedback page, `OUT/feedback/NAME.html`.
+    fn keep_page(&self, grade: &StudentGrade, runs: &[RunShown<'_>]) {
+        let folder = self.out.join("feedback");
+        if crate::files::class::make_folder(&folder).is_ok() {
+            let html = feedback::page(grade, runs);
+            let path = folder.join(format!("{}.html", grade.student));
+            let _ = crate::files::save::write_atomic(&path, html.as_bytes());
+        }
     }
 
     /// The rubric's plays, each run's result added to `results` (labelled in `labels`, after

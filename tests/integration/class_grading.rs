@@ -305,6 +305,54 @@ fn a_class_is_built_graded_and_written_into_the_gradebook() {
         assert!(results["output"].as_str().is_some());
     }
 
+    // The feedback pages, as a browser parses them: the class's links every student's; carol's
+    // shows her fault as two boards with the cells that differ marked, and nothing from
+    // anywhere else.
+    let index = scraper::Html::parse_document(
+        &std::fs::read_to_string(run.path("out/index.html")).unwrap(),
+    );
+    let links = scraper::Selector::parse("a[href]").unwrap();
+    let mut linked: Vec<String> = index
+        .select(&links)
+        .map(|a| a.value().attr("href").unwrap().to_string())
+        .collect();
+    linked.sort();
+    let mut pages: Vec<String> = rows
+        .iter()
+        .map(|r| format!("feedback/{}.html", r["student"]))
+        .collect();
+    pages.sort();
+    assert_eq!(linked, pages);
+    for page in &pages {
+        assert!(run.path(&format!("out/{page}")).is_file(), "{page}");
+    }
+    let carol = std::fs::read_to_string(run.path("out/feedback/carol.html")).unwrap();
+    let html = scraper::Html::parse_document(&carol);
+    let select = |css: &str| scraper::Selector::parse(css).unwrap();
+    let findings: Vec<_> = html.select(&select("article.finding")).collect();
+    assert!(!findings.is_empty(), "{carol}");
+    let merge = findings
+        .iter()
+        .find(|f| {
+            f.select(&select("span.rule"))
+                .any(|r| r.text().any(|t| t.contains("merged-twice")))
+        })
+        .unwrap_or_else(|| panic!("{carol}"));
+    let boards: Vec<_> = merge.select(&select("table.board")).collect();
+    assert_eq!(boards.len(), 2, "printed and allowed");
+    for board in &boards {
+        assert!(
+            board.select(&select("td.diff")).count() > 0,
+            "{}",
+            board.html()
+        );
+    }
+    assert!(merge.select(&select("p.keys code")).count() == 1);
+    assert!(html.select(&select("code.replay")).next().is_some());
+    for external in ["script[src]", "link", "img", "iframe", "object"] {
+        assert_eq!(html.select(&select(external)).count(), 0, "{external}");
+    }
+
     // The class's JUnit XML as CI systems read it: a suite a student, its counts true.
     let xml = std::fs::read_to_string(run.path("out/class.xml")).unwrap();
     let doc = roxmltree::Document::parse(&xml).unwrap();

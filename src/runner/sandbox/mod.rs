@@ -171,12 +171,10 @@ fn named_in(args: &[OsString]) -> Vec<PathBuf> {
             );
         }
         for word in words.into_iter().filter(|w| w.is_absolute()) {
-            let Ok(meta) = std::fs::metadata(&word) else {
+            let Some(is_folder) = crate::files::sandbox::kind_of(&word) else {
                 continue;
             };
-            if meta.is_file()
-                && let Some(folder) = word.parent().filter(|f| !too_wide(f))
-            {
+            if !is_folder && let Some(folder) = word.parent().filter(|f| !too_wide(f)) {
                 named.push(folder.to_path_buf());
             }
             if !too_wide(&word) {
