@@ -6,7 +6,7 @@ use super::grading_args::GradeArgs;
 use super::guard::{self, stopped, stopped_by};
 use super::player::{Boards, Loading, PlayerSetup, player_for};
 use super::{StandardOutput, UsageError};
-use crate::files::class::{make_folder, read_small, real_folder, submissions};
+use crate::files::class::{make_folder, output_folder, read_small, real_folder, submissions};
 use crate::files::save::write_atomic;
 use crate::grading::rubric::{self, Rubric};
 use crate::grading::scoring::{ItemSpec, Standing, StudentGrade};
@@ -57,14 +57,13 @@ pub(super) fn run_grade(args: &GradeArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
-    make_folder(out).map_err(|e| {
+    let out = output_folder(out).map_err(|e| {
         UsageError(format!(
             "--out {}: {}",
             crate::files::shown(out),
             crate::files::system_words(&e)
         ))
     })?;
-    let out = real_folder(out).unwrap_or_else(|_| out.clone());
     guard::stop_on_signals()?;
     let scripts = (0..rubric.scripts)
         .map(|index| {

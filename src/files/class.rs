@@ -278,6 +278,13 @@ pub fn make_folder(folder: &Path) -> io::Result<()> {
     std::fs::create_dir_all(folder)
 }
 
+/// The output folder `folder`, made with those above it where missing, its links followed
+/// only where the rule allows (never one another user planted in a shared folder): the
+/// folder, as walked, that everything is written in.
+pub fn output_folder(folder: &Path) -> io::Result<PathBuf> {
+    crate::files::dir::Dir::open(folder, true).map(|dir| dir.path().to_path_buf())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -552,3 +552,46 @@ fn two_games_saving_in_one_folder_lose_no_save() {
         });
     }
 }
+
+/// Regression (found trying `power11 grade` as a hostile user would): `--out` through a link
+/// another user planted in a shared folder was followed, and the grader's gradebook (as root,
+/// anywhere: `/etc`) written where the link led. It is refused, and nothing is written there.
+#[test]
+fn a_gradebook_is_never_written_through_a_planted_link() {
+    if !as_root("a_gradebook_is_never_written_through_a_planted_link") {
+        return;
+    }
+    let run = Run::new();
+    let shared = shared_folder(&run);
+    let target = run.path("target");
+    std::fs::create_dir(&target).unwrap();
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let planted = as_other(&format!(
+        "ln -s '{}' '{}/grades'",
+        target.display(),
+        shared.display()
+    ))
+    .status()
+    .unwrap();
+    assert!(planted.success());
+    std::fs::create_dir_all(run.path("class/alice")).unwrap();
+    let out = shared.join("grades");
+    let ran = run.run(
+        &[
+            "grade",
+            "class",
+            "--out",
+            out.to_str().unwrap(),
+            "--scripts",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(ran.code, 2, "{}{}", ran.stdout, ran.stderr);
+    assert!(ran.stderr.contains("--out"), "{}", ran.stderr);
+    assert_eq!(
+        std::fs::read_dir(&target).unwrap().count(),
+        0,
+        "nothing written through it"
+    );
+}
