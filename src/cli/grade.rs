@@ -4,7 +4,6 @@
 
 use super::grading_args::GradeArgs;
 use super::guard::{self, stopped, stopped_by};
-use super::player::{Boards, Loading, PlayerSetup, player_for};
 use super::{StandardOutput, UsageError};
 use crate::files::class::{make_folder, output_folder, read_small, real_folder, submissions};
 use crate::files::save::write_atomic;
@@ -13,7 +12,7 @@ use crate::grading::scoring::{ItemSpec, Standing, StudentGrade};
 use crate::grading::{Event, Grader, gradebook};
 use crate::model::random::{mix, seeded};
 use crate::model::rules::Rules;
-use crate::players::{AnyPlayer, PlayerKind, SearchConfig};
+use crate::players::AnyPlayer;
 use crate::referee::scripts;
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
@@ -167,18 +166,7 @@ fn checked_class(class: &Path, out: &Path) -> anyhow::Result<PathBuf> {
 /// power11's strongest player for a board of `size`.
 fn strongest(size: usize) -> Result<AnyPlayer, String> {
     let rules = Rules::power11(size).map_err(|e| e.to_string())?;
-    let setup = PlayerSetup {
-        kind: PlayerKind::default_for(&[size], &SearchConfig::default()),
-        depth: None,
-        ms_per_move: None,
-        rules: &rules,
-        weights: None,
-        boards: Boards::Any,
-        loading: Loading::Now,
-    };
-    player_for(&setup)
-        .map(|(player, _)| player)
-        .map_err(|e| format!("{e:#}"))
+    super::player::strongest(&rules, size).map_err(|e| format!("{e:#}"))
 }
 
 /// The gradebook's files in `out`, each written whole or not at all.
@@ -257,9 +245,13 @@ fn table(grades: &[StudentGrade]) -> String {
             .take(width)
             .collect();
         let points = if grade.standing == Standing::NotGraded {
-            format!("-/{}", number(grade.max))
+            format!("-/{}", gradebook::points(grade.max))
         } else {
-            format!("{}/{}", number(grade.total), number(grade.max))
+            format!(
+                "{}/{}",
+                gradebook::points(grade.total),
+                gradebook::points(grade.max)
+            )
         };
         let first = grade.first_finding.as_deref().unwrap_or("");
         let first = cut(first, 100);
@@ -278,14 +270,6 @@ fn cut(text: &str, width: usize) -> String {
     match shown.char_indices().nth(width.saturating_sub(1)) {
         Some((at, _)) if shown.chars().count() > width => format!("{}…", &shown[..at]),
         _ => shown,
-    }
-}
-
-fn number(value: f64) -> String {
-    if (value - value.round()).abs() < 1e-9 {
-        format!("{}", value.round() as i64)
-    } else {
-        format!("{value:.1}")
     }
 }
 
@@ -340,8 +324,8 @@ impl Progress {
                     self.index + 1,
                     self.of,
                     self.name,
-                    number(grade.total),
-                    number(grade.max),
+                    gradebook::points(grade.total),
+                    gradebook::points(grade.max),
                     grade.standing.name()
                 );
                 if self.terminal {

@@ -67,6 +67,21 @@ pub(super) struct PlayerSetup<'a> {
     pub(super) loading: Loading,
 }
 
+/// power11's strongest player for `rules` on boards of `size`, loaded now: the one the
+/// referee's live plays and `power11 grade`'s plays drive a program with.
+pub(super) fn strongest(rules: &Rules, size: usize) -> anyhow::Result<AnyPlayer> {
+    let setup = PlayerSetup {
+        kind: PlayerKind::default_for(&[size], &SearchConfig::default()),
+        depth: None,
+        ms_per_move: None,
+        rules,
+        weights: None,
+        boards: Boards::Any,
+        loading: Loading::Now,
+    };
+    player_for(&setup).map(|(player, _)| player)
+}
+
 /// The player `setup` names for games under its rules, and the network it plays if it is the
 /// learned player and the network is read [`Loading::Now`]: the optimal player loads the
 /// solved table of these rules from the data directory, or solves them first (with a progress

@@ -5,7 +5,7 @@
 //! transcript line, the run's problems, and the command that replays the run. Every text that
 //! came from a program is escaped: it shows as text and never runs.
 
-use crate::grading::gradebook::xml_text;
+use crate::grading::gradebook::{self, xml_text};
 use crate::grading::scoring::{Outcome, StudentGrade};
 use crate::model::board::{Board, tile_value};
 use crate::referee::{Finding, Report};
@@ -60,8 +60,8 @@ pub fn page(grade: &StudentGrade, runs: &[RunShown<'_>]) -> String {
             "<tr class=\"{}\"><td>{}</td><td>{} of {}</td><td>{}</td></tr>",
             outcome_class(item.outcome),
             xml_text(&item.title),
-            number(item.points),
-            number(item.max),
+            gradebook::points(item.points),
+            gradebook::points(item.max),
             xml_text(first_line(how))
         );
     }
@@ -288,15 +288,11 @@ fn outcome_class(outcome: Outcome) -> &'static str {
 }
 
 fn points(grade: &StudentGrade) -> String {
-    format!("{} of {} points", number(grade.total), number(grade.max))
-}
-
-fn number(value: f64) -> String {
-    if (value - value.round()).abs() < 1e-9 {
-        format!("{value:.0}")
-    } else {
-        format!("{value:.1}")
-    }
+    format!(
+        "{} of {} points",
+        gradebook::points(grade.total),
+        gradebook::points(grade.max)
+    )
 }
 
 fn first_line(text: &str) -> &str {

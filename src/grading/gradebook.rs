@@ -200,7 +200,7 @@ fn suite(out: &mut String, grade: &StudentGrade, counts: &Counts, name: &str, cl
 }
 
 /// A number as a spreadsheet reads it: whole numbers without a point, others to 2 places.
-fn points(value: f64) -> String {
+pub fn points(value: f64) -> String {
     if (value - value.round()).abs() < 1e-9 {
         format!("{}", value.round() as i64)
     } else {

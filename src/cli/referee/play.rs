@@ -3,12 +3,11 @@
 
 use super::super::args::RefereeArgs;
 use super::super::guard::{stopped, stopped_by};
-use super::super::player::{Boards, Loading, PlayerSetup, player_for};
+use super::super::player::strongest;
 use super::super::{StandardOutput, UsageError};
 use super::{in_words, keep_dir, run_json, setup_of, verdict};
 use crate::live::play::{Goal, Plan, Played, Reached, play};
 use crate::model::rules::Rules;
-use crate::players::{PlayerKind, SearchConfig};
 use crate::referee::grades::{ProgramResult, ScriptResult};
 use crate::referee::{Assignment, Options};
 use std::fmt::Write as _;
@@ -34,16 +33,7 @@ pub(super) fn run_play(
         Assignment::Mips => Rules::mini(),
         Assignment::Power11 => Rules::power11(size)?,
     };
-    let setup = PlayerSetup {
-        kind: PlayerKind::default_for(&[size], &SearchConfig::default()),
-        depth: None,
-        ms_per_move: None,
-        rules: &rules,
-        weights: None,
-        boards: Boards::Any,
-        loading: Loading::Now,
-    };
-    let (mut strongest, _) = player_for(&setup)?;
+    let mut strongest = strongest(&rules, size)?;
     let seed = args.seed.unwrap_or_else(super::super::os_seed);
     let live_setup = setup_of(args, program, options)?;
     let keep = keep_dir(args, &format!("play-{}-seed-{seed}", goal.name()))?;
