@@ -117,6 +117,11 @@ pub(super) struct RefereeArgs {
     /// broken rule), as CI systems read it.
     #[arg(long, value_name = "FILE", requires = "run")]
     pub(super) junit: Option<PathBuf>,
+    /// Write a feedback page: one HTML file a student opens in any browser, each finding as
+    /// the board printed beside the board the rules allow, and the run key by key (the first
+    /// five failing runs of generated scripts or a play).
+    #[arg(long, value_name = "FILE")]
+    pub(super) html: Option<PathBuf>,
     /// Format deviations (cells of 0, frame width, alignment, score line, end messages) are
     /// violations, not warnings.
     #[arg(long)]

@@ -5,6 +5,7 @@
 //! transcript line, the run's problems, and the command that replays the run. Every text that
 //! came from a program is escaped: it shows as text and never runs.
 
+use super::replay;
 use crate::grading::gradebook::{self, xml_text};
 use crate::grading::scoring::{Outcome, StudentGrade};
 use crate::model::board::{Board, tile_value};
@@ -25,7 +26,10 @@ pub struct RunShown<'a> {
     pub report: &'a Report,
     /// The run's problem apart from the rules, in words (a crash, a hang), if any.
     pub problem: Option<String>,
-    /// The command that replays it on the student's machine.
+    /// The name its keys are saved as (the page offers them as a file of that name).
+    pub keys_file: String,
+    /// The command that replays it on the student's machine, in the program's folder, with
+    /// the keys saved as `keys_file`.
     pub replay: String,
 }
 
@@ -37,8 +41,9 @@ pub fn page(grade: &StudentGrade, runs: &[RunShown<'_>]) -> String {
         out,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n",
-        xml_text(&title)
+         <title>{}</title>\n<style>{STYLE}{}</style>\n</head>\n<body>\n<main>\n",
+        xml_text(&title),
+        tile_style()
     );
     let _ = writeln!(
         out,
@@ -62,7 +67,7 @@ pub fn page(grade: &StudentGrade, runs: &[RunShown<'_>]) -> String {
             xml_text(&item.title),
             gradebook::points(item.points),
             gradebook::points(item.max),
-            xml_text(first_line(how))
+            xml_text(how.trim_end())
         );
     }
     out.push_str("</table>\n");
@@ -80,8 +85,29 @@ pub fn page(grade: &StudentGrade, runs: &[RunShown<'_>]) -> String {
     for (index, run) in runs.iter().enumerate() {
         run_section(&mut out, index + 1, run);
     }
-    out.push_str("</main>\n</body>\n</html>\n");
+    out.push_str("</main>\n");
+    if out.contains("<section class=\"replay\"") {
+        let _ = writeln!(out, "<script>{}</script>", replay::SCRIPT);
+    }
+    out.push_str("</body>\n</html>\n");
     out
+}
+
+/// The tiles' colours, as the full screen draws them in 24-bit colour: `td.tE` for each
+/// exponent `E` a page's board shows (0: an empty cell; 35 and up alike).
+fn tile_style() -> String {
+    use crate::text::colours::{BOARD, hex, tile_colours};
+    let mut css = format!("table.board{{background:{}}}\n", hex(BOARD));
+    for exponent in 0..=35 {
+        let (background, digits) = tile_colours(exponent);
+        let _ = writeln!(
+            css,
+            "td.t{exponent}{{background:{};color:{}}}",
+            hex(background),
+            hex(digits)
+        );
+    }
+    css
 }
 
 /// The class's page: a row a student, with a link to the student's page
@@ -113,8 +139,9 @@ pub fn index(class: &str, grades: &[StudentGrade]) -> String {
     out
 }
 
-/// `name` as a relative link's path segment: every byte but letters, digits and `-._~`
-/// percent-encoded (a name with `#`, `?`, a space or a quote still links to its file).
+/// `name` as a relative link's path segment (or a `data:` link's text): every byte but
+/// letters, digits and `-._~` percent-encoded (a name with `#`, `?`, a space or a quote still
+/// links to its file).
 fn link_name(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     for byte in name.bytes() {
@@ -158,9 +185,15 @@ fn run_section(out: &mut String, number: usize, run: &RunShown<'_>) {
     }
     let _ = writeln!(
         out,
-        "<p>To replay it: <code class=\"replay\">{}</code></p>\n</section>",
-        xml_text(&run.replay)
+        "<p>To run it again, save <a download=\"{file}\" href=\"data:text/plain;charset=utf-8,{}\">\
+         its keys as {file}</a> in the program's folder and type there: \
+         <code class=\"command\">{}</code></p>",
+        link_name(run.keys),
+        xml_text(&run.replay),
+        file = xml_text(&run.keys_file),
     );
+    replay::section(out, number, run, SHOWN_FINDINGS);
+    out.push_str("</section>\n");
 }
 
 /// A finding: its rule, where, the two boards, the keys that led there.
@@ -258,7 +291,7 @@ fn board_figure(
             };
             let class = format!(
                 "t{}{}",
-                exponent.min(17),
+                exponent.min(35),
                 if differs { " diff" } else { "" }
             );
             let mark = if differs {
@@ -295,35 +328,34 @@ fn points(grade: &StudentGrade) -> String {
     )
 }
 
-fn first_line(text: &str) -> &str {
-    text.lines().next().unwrap_or("")
-}
-
 /// The page's look: text at 4.5:1 or more, tiles at 3:1 or more against their digits, a
 /// narrow window's boards one above the other, and printing in black on white.
 const STYLE: &str = "
 body{font-family:system-ui,sans-serif;margin:0;color:#1b1b1b;background:#fff;line-height:1.4}
 main{max-width:60rem;margin:auto;padding:1rem}
-h1{margin:.2rem 0}
+h1{margin:.2rem 0;font-size:1.5rem;overflow-wrap:anywhere}
 .verdict{font-size:1.1rem}
 table.items{border-collapse:collapse;width:100%}
-table.items td,table.items th{border-bottom:1px solid #bbb;padding:.2rem .4rem;text-align:left;vertical-align:top}
+table.items td,table.items th{border-bottom:1px solid #bbb;padding:.2rem .4rem;text-align:left;vertical-align:top;white-space:pre-line}
 tr.failed td:first-child,tr.error td:first-child{border-left:.3rem solid #a40000}
 tr.not-checked td:first-child,tr.not-graded td:first-child{border-left:.3rem solid #6b6b6b}
 tr.passed td:first-child{border-left:.3rem solid #1f6f1f}
 .pair{display:flex;flex-wrap:wrap;gap:1.5rem}
 figure{margin:0}
-table.board{border-collapse:separate;border-spacing:.3rem;background:#8f7a66;border-radius:.3rem}
-table.board td{width:3rem;height:3rem;text-align:center;font-weight:bold;border-radius:.2rem;background:#cdc1b4;color:#1b1b1b;position:relative}
+table.board{border-collapse:separate;border-spacing:.3rem;border-radius:.3rem}
+table.board td{width:3rem;height:3rem;text-align:center;font-weight:bold;border-radius:.2rem;position:relative}
 table.board td.diff{outline:.25rem solid #0b3d91;outline-offset:-.25rem}
 .mark{position:absolute;top:0;right:.15rem;font-size:.8rem;color:#0b3d91}
-td.t1{background:#eee4da}td.t2{background:#ede0c8}td.t3{background:#f2b179}td.t4{background:#f59563}
-td.t5{background:#f67c5f}td.t6{background:#f65e3b}td.t7{background:#edcf72}td.t8{background:#edcc61}
-td.t9{background:#edc850}td.t10{background:#edc53f}td.t11{background:#edc22e}
-td.t12,td.t13,td.t14,td.t15,td.t16,td.t17{background:#3c3a32;color:#fff}
 code{background:#f2f2f2;padding:0 .2rem;word-break:break-all}
 .rule{font-weight:normal;color:#4a4a4a}
-@media print{body{color:#000}.pair{display:block}table.board{background:#fff}table.board td{border:1px solid #000}}
+.replay{border-top:1px solid #bbb;margin-top:1rem}
+.replay:focus{outline:.2rem solid #0b3d91}
+.controls{display:flex;flex-wrap:wrap;gap:.4rem}
+button{font:inherit;padding:.3rem .6rem;border:1px solid #4a4a4a;border-radius:.2rem;background:#f2f2f2;color:#1b1b1b}
+button:focus{outline:.2rem solid #0b3d91}
+.stage{display:flex;flex-wrap:wrap;gap:1.5rem;align-items:flex-start}
+.step.marked{border-left:.3rem solid #0b3d91;padding-left:.4rem}
+@media print{body{color:#000}.pair{display:block}table.board,table.board td{background:#fff!important;color:#000!important}table.board td{border:1px solid #000}.replay,button{display:none}}
 ";
 
 #[cfg(test)]
@@ -388,6 +420,7 @@ mod tests {
             notes: Vec::new(),
             save: None,
             checked: Vec::new(),
+            trace: crate::referee::Trace::default(),
         }
     }
 
@@ -411,10 +444,11 @@ mod tests {
             keys: "h\nl\n",
             report: &report,
             problem: Some("it said <b>bye</b>".into()),
-            replay: "power11 referee --keys a.keys a.out".into(),
+            keys_file: "script-0000.keys".into(),
+            replay: "power11 referee --run ./game --keys script-0000.keys".into(),
         };
         let html = page(&grade(), &[run]);
-        assert!(!html.contains("<script>"), "{html}");
+        assert!(!html.contains("<script>alert"), "{html}");
         assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp;amp; ^[[2J"));
         assert!(html.contains("mallory&lt;script&gt;"));
         assert!(html.contains("it said &lt;b&gt;bye&lt;/b&gt;"));

@@ -9,6 +9,7 @@
 pub mod build;
 pub mod feedback;
 pub mod gradebook;
+mod replay;
 pub mod rubric;
 pub mod scoring;
 
@@ -277,7 +278,8 @@ impl Grader<'_> {
         };
         let (mut results, at_once, mut cut) = self.run_scripts(&setup, event);
         let count = self.scripts.len() as u64;
-        let mut labels: Vec<String> = Vec::new();
+        // Each play run's name and keys, numbered after the scripts.
+        let mut labels: Vec<(String, String)> = Vec::new();
         let plays = if cut {
             Vec::new()
         } else {
@@ -290,7 +292,7 @@ impl Grader<'_> {
         let label = |script: u64| match script.checked_sub(count) {
             Some(k) => labels
                 .get(usize::try_from(k).unwrap_or(usize::MAX))
-                .cloned()
+                .map(|(label, _)| label.clone())
                 .unwrap_or_default(),
             None => format!("script {script}"),
         };
@@ -314,31 +316,33 @@ impl Grader<'_> {
         grade.at_once = at_once;
         grade.build = note;
         grade.seconds = started.elapsed().as_secs_f64();
+        let command = shlex::try_join(setup.words.iter().map(String::as_str))
+            .unwrap_or_else(|_| setup.words.join(" "));
         let shown: Vec<RunShown<'_>> = results
             .iter()
             .filter(|r| r.failed())
             .take(SHOWN_RUNS)
             .map(|r| {
-                let script = usize::try_from(r.script).unwrap_or(usize::MAX);
-                let (keys, replay) = match self.scripts.get(script) {
-                    Some((_, keys)) => (
-                        keys.as_str(),
-                        format!(
-                            "power11 referee --keys failures/{name}/script-{:04}.keys failures/{name}/script-{:04}.out",
-                            r.script, r.script
-                        ),
-                    ),
-                    None => (
-                        "",
-                        format!("power11 referee --run '{}' --play ...", setup.words.join(" ")),
-                    ),
+                let keys = match r.script.checked_sub(count) {
+                    None => self
+                        .scripts
+                        .get(usize::try_from(r.script).unwrap_or(usize::MAX))
+                        .map(|(_, keys)| keys.as_str()),
+                    Some(k) => labels
+                        .get(usize::try_from(k).unwrap_or(usize::MAX))
+                        .map(|(_, keys)| keys.as_str()),
                 };
                 RunShown {
                     label: label(r.script),
-                    keys,
+                    keys: keys.unwrap_or(""),
                     report: &r.report,
                     problem: r.problem.as_ref().map(|p| p.words.clone()),
-                    replay,
+                    keys_file: format!("script-{:04}.keys", r.script),
+                    replay: format!(
+                        "power11 referee --run {} --keys script-{:04}.keys",
+                        shlex::try_quote(&command).unwrap_or_default(),
+                        r.script
+                    ),
                 }
             })
             .collect();
@@ -362,7 +366,7 @@ impl Grader<'_> {
         &self,
         setup: &Setup,
         results: &mut Vec<ScriptResult>,
-        labels: &mut Vec<String>,
+        labels: &mut Vec<(String, String)>,
         event: &mut (dyn FnMut(Event<'_>) + Send),
     ) -> (Vec<PlayResult>, bool) {
         let count = self.scripts.len() as u64;
@@ -398,13 +402,17 @@ impl Grader<'_> {
             }
             for (k, ran) in outcome.runs.iter().enumerate() {
                 let script = count + labels.len() as u64;
-                labels.push(format!(
+                let label = format!(
                     "the play {} on {}x{} (run {})",
                     item.goal.name(),
                     item.size,
                     item.size,
                     k + 1
-                ));
+                );
+                labels.push((label, ran.keys.clone()));
+                if !ran.report.passed() || ran.problem().is_some() {
+                    self.keep_failure(setup, script, ran);
+                }
                 results.push(ScriptResult {
                     script,
                     report: ran.report.clone(),

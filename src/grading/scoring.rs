@@ -272,7 +272,11 @@ fn rule_item(
     let output = if times == 0 {
         "not checked, and given its points all the same (the rubric's unchecked-scores)".into()
     } else {
-        format!("held: checked {times} times")
+        let times = match times {
+            1 => "once".to_string(),
+            n => format!("{n} times"),
+        };
+        format!("held: checked {times}")
     };
     item(Outcome::Passed, String::new(), rule.name(), output)
 }

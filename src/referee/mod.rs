@@ -93,6 +93,55 @@ impl Finding {
     }
 }
 
+/// What a key did by the rules, as a replay of the run marks it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Action {
+    /// A move that changed the board.
+    Move,
+    /// A new game (or the MIPS program's start state).
+    NewGame,
+    /// `b`: the move before undone.
+    Undo,
+    /// `r`: a saved game resumed.
+    Resume,
+    /// `s`: the game saved.
+    Save,
+    /// Nothing the rules change: a move that moves no tile, a key at the menu, a quit.
+    #[default]
+    Other,
+}
+
+/// One key of a run as the referee read it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// How many of the run's boards had been printed once the key was answered: the key's own
+    /// board, if it took one, is the last of them.
+    pub boards: usize,
+    /// What the key did.
+    pub action: Action,
+}
+
+/// A board as the run printed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shown {
+    /// The board.
+    pub board: Board,
+    /// The score printed with it.
+    pub score: Option<i128>,
+    /// The transcript's line where it starts (1-based).
+    pub line: usize,
+}
+
+/// A run key by key, as the referee matched its boards to its keys: what a replay of the run
+/// steps through (a feedback page's), beside the findings.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Trace {
+    /// Every board the run printed, in order.
+    pub boards: Vec<Shown>,
+    /// Each key, in order.
+    pub steps: Vec<Step>,
+}
+
 /// What the save file held, as far as the referee could tell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(
@@ -188,6 +237,9 @@ pub struct Report {
     /// among them was never reached (no board or key it applies to), and holds or breaks
     /// nothing.
     pub checked: Vec<Checked>,
+    /// The run key by key (not in JSON: the keys and the transcript are the run's own files).
+    #[cfg_attr(feature = "cli", serde(skip))]
+    pub trace: Trace,
 }
 
 /// A board as JSON gives it: rows of tile values, 0 for an empty cell.
@@ -447,7 +499,16 @@ fn report_of(
     save: Option<&str>,
     save_known: bool,
 ) -> Report {
-    let boards = replay.boards().len();
+    let shown: Vec<Shown> = replay
+        .boards()
+        .iter()
+        .map(|printed| Shown {
+            board: printed.board,
+            score: printed.score,
+            line: printed.line,
+        })
+        .collect();
+    let boards = shown.len();
     let outcome = replay.finish();
     let mut checks = checks_of(&outcome, boards, save.is_some(), save_known);
     let mut violations = outcome.findings;
@@ -510,6 +571,10 @@ fn report_of(
         warnings,
         notes,
         save: save_kind,
+        trace: Trace {
+            boards: shown,
+            steps: outcome.steps,
+        },
     }
 }
 

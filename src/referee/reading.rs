@@ -11,9 +11,9 @@
 
 use super::assignment::{Assignment, Effect, Expect};
 use super::keys::Key;
-use super::state::{Findings, State, States};
+use super::state::{Findings, State, States, Trail};
 use super::transcript::Printed;
-use super::{Finding, Rule};
+use super::{Action, Finding, Rule};
 
 /// Where the game of a reading stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -73,6 +73,10 @@ pub(super) struct Reading {
     /// from it, so a board misprinted once is one fault, not one at every key after it.
     pub misprinted: Misprint,
     pub findings: Findings,
+    /// The keys carried out so far, with the boards each took.
+    pub trail: Trail,
+    /// What the last key did by the rules.
+    pub action: Action,
     /// Preferences among readings that explain as much: following the program's state rather
     /// than the rules' after a fault costs one.
     pub penalty: u32,
@@ -212,6 +216,8 @@ impl Reading {
             new_tiles: true,
             misprinted: Misprint::No,
             findings: Findings::default(),
+            trail: Trail::default(),
+            action: Action::Other,
             penalty: 0,
             usual: [None, None],
             irregular: 0,
@@ -267,7 +273,11 @@ impl Reading {
             Effect::Nothing(_, Phase::Game) | Effect::Switch(_) | Effect::Save => Some(1),
             Effect::Nothing(..) | Effect::Enter(_) => None,
         };
+        let action = super::state::action_of(&effect);
         let mut readings = this.readings_of(ctx, key, effect);
+        for reading in &mut readings {
+            reading.action = action;
+        }
         if let Some(kind) = kind {
             for reading in &mut readings {
                 let taken = u8::try_from(reading.next - self.next).unwrap_or(u8::MAX);

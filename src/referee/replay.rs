@@ -18,7 +18,7 @@ use super::keys::Key;
 use super::reading::{Before, Context, Phase, Reading, shows};
 use super::state::{State, States};
 use super::transcript::{Piece, Printed};
-use super::{Finding, Rule};
+use super::{Finding, Rule, Step};
 
 /// How many readings are kept from key to key: enough for the choices one key leaves (a copy
 /// or not, the rules' state or the program's), few enough to referee 100,000 boards a second.
@@ -47,6 +47,8 @@ pub(super) struct Outcome {
     pub checks: Vec<(Rule, u32)>,
     pub saved: Option<Vec<State>>,
     pub unseen_resume: bool,
+    /// Each key's step, in order.
+    pub steps: Vec<Step>,
 }
 
 impl Replay {
@@ -117,6 +119,10 @@ impl Replay {
                 if self.grouped && closes {
                     after = after.rest_of_group(&ctx, key);
                 }
+                after.trail = after.trail.pushed(Step {
+                    boards: after.next,
+                    action: after.action,
+                });
                 next.push(after);
             }
         }
@@ -159,6 +165,7 @@ impl Replay {
             checks,
             saved: best.saved.as_ref().map(States::to_vec),
             unseen_resume: best.unseen_resume,
+            steps: best.trail.to_vec(),
         }
     }
 

@@ -4,7 +4,8 @@
 //! ([`Findings`]). The referee keeps a few readings side by side and drops all but the best, so
 //! a copy must not copy a history of a million states.
 
-use super::{Finding, Rule};
+use super::assignment::{Effect, Expect};
+use super::{Action, Finding, Rule, Step};
 use crate::model::game::Snapshot;
 use std::rc::Rc;
 
@@ -95,6 +96,65 @@ impl Drop for Node {
         while let Some(node) = below {
             match Rc::try_unwrap(node) {
                 Ok(mut node) => below = node.below.0.take(),
+                Err(_) => break,
+            }
+        }
+    }
+}
+
+/// The keys a reading has carried out, newest first: for each, how many boards had been taken
+/// once it was answered and what it did, as a persistent list (a copy shares it). What a
+/// replay of the run steps through.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Trail(Option<Rc<TrailNode>>);
+
+#[derive(Debug)]
+struct TrailNode {
+    step: Step,
+    before: Trail,
+}
+
+impl Trail {
+    /// This trail and `step`.
+    pub(super) fn pushed(&self, step: Step) -> Trail {
+        Trail(Some(Rc::new(TrailNode {
+            step,
+            before: self.clone(),
+        })))
+    }
+
+    /// The steps, oldest first.
+    pub(super) fn to_vec(&self) -> Vec<Step> {
+        let mut steps = Vec::new();
+        let mut at = self;
+        while let Some(node) = &at.0 {
+            steps.push(node.step);
+            at = &node.before;
+        }
+        steps.reverse();
+        steps
+    }
+}
+
+/// What a key with `effect` did, as a trail marks it.
+pub(super) fn action_of(effect: &Effect) -> Action {
+    match effect {
+        Effect::Change(Expect::NewGame(_) | Expect::StartState(_), _) => Action::NewGame,
+        Effect::Change(Expect::Move { .. }, _) => Action::Move,
+        Effect::Change(Expect::Undo(_) | Expect::UndoIntoSave(_), _) => Action::Undo,
+        Effect::Change(Expect::Resume(_) | Expect::ResumeUnseen, _) => Action::Resume,
+        Effect::Save => Action::Save,
+        Effect::Nothing(..) | Effect::Switch(_) | Effect::Enter(_) => Action::Other,
+    }
+}
+
+impl Drop for TrailNode {
+    /// Lets go of a long trail a node at a time (the default drop recurses once a key).
+    fn drop(&mut self) {
+        let mut before = self.before.0.take();
+        while let Some(node) = before {
+            match Rc::try_unwrap(node) {
+                Ok(mut node) => before = node.before.0.take(),
                 Err(_) => break,
             }
         }

@@ -2,6 +2,7 @@
 //! board files are read back. This module is the only one that knows what a board looks like on
 //! screen; the line console and autoplay compose their output from it.
 
+pub mod colours;
 pub mod keys;
 mod parse;
 mod render;

@@ -348,7 +348,12 @@ fn a_class_is_built_graded_and_written_into_the_gradebook() {
         );
     }
     assert!(merge.select(&select("p.keys code")).count() == 1);
-    assert!(html.select(&select("code.replay")).next().is_some());
+    assert!(html.select(&select("code.command")).next().is_some());
+    assert!(
+        html.select(&select("section.replay script.replay-data"))
+            .next()
+            .is_some()
+    );
     for external in ["script[src]", "link", "img", "iframe", "object"] {
         assert_eq!(html.select(&select(external)).count(), 0, "{external}");
     }

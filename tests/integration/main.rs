@@ -10,6 +10,7 @@ mod cli;
 mod common;
 mod compat;
 mod docs;
+mod feedback;
 mod floors;
 mod forged;
 mod golden;

@@ -5,6 +5,7 @@
 //! JUnit XML. Exit code 0 when every rule holds, 1 when one is broken, 3 when no rule is
 //! broken but a run failed, crashed, hung or printed without end, 2 for bad arguments or files.
 
+mod page;
 mod play;
 mod words;
 
@@ -92,6 +93,14 @@ fn refuse_ignored(args: &RefereeArgs) -> anyhow::Result<()> {
         )
         .into());
     }
+    if args.html.is_some() && args.run.len() > 1 {
+        return Err(UsageError(
+            "--html shows one program's runs: give one --run (each student's page comes with \
+             `power11 grade`)"
+                .to_string(),
+        )
+        .into());
+    }
     if (args.gradescope.is_some() || args.junit.is_some())
         && args.scripts.is_none()
         && args.play.is_none()
@@ -145,17 +154,6 @@ fn referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
             ))
             .into());
         }
-        if args.run.is_empty() {
-            let transcript_path = args.transcript.as_deref().expect("clap requires it");
-            let save = args
-                .save
-                .as_deref()
-                .map(|p| read(p, MAX_TRANSCRIPT))
-                .transpose()?;
-            let transcript = read(transcript_path, MAX_TRANSCRIPT)?;
-            let report = referee(&keys, &transcript, save.as_deref(), &options);
-            return print_one(args, &report, None);
-        }
         let class = Class {
             args,
             options,
@@ -163,9 +161,8 @@ fn referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
             scripts: vec![(0, keys)],
             save: save_text.as_deref(),
         };
-        if programs.len() == 1 {
-            let (report, run) = run_and_referee(&programs[0], &class.scripts[0].1, &class)?;
-            return print_one(args, &report, Some(&run));
+        if programs.len() <= 1 {
+            return one_keys_file(&class, keys_path);
         }
         return class.grade(None, None);
     }
@@ -192,6 +189,62 @@ fn referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
     let graded = class.grade(Some(&keep), Some(seed));
     keep.finish();
     graded
+}
+
+/// One keys file refereed: a transcript of it (no `--run`), or one program run on it.
+fn one_keys_file(class: &Class<'_>, keys_path: &Path) -> anyhow::Result<()> {
+    let (args, options) = (class.args, &class.options);
+    let keys = &class.scripts[0].1;
+    let read = |path: &Path, limit| read_any_text(path, limit).map_err(UsageError);
+    let keys_file = file_name(keys_path);
+    if class.programs.is_empty() {
+        let transcript_path = args.transcript.as_deref().expect("clap requires it");
+        let save = args
+            .save
+            .as_deref()
+            .map(|p| read(p, MAX_TRANSCRIPT))
+            .transpose()?;
+        let transcript = read(transcript_path, MAX_TRANSCRIPT)?;
+        let report = referee(keys, &transcript, save.as_deref(), options);
+        let shown = crate::files::shown(transcript_path);
+        let candidate = page::Candidate {
+            label: format!("the transcript {shown}"),
+            keys,
+            report: &report,
+            run: None,
+            replay: format!(
+                "power11 referee --keys {} {}",
+                shlex::try_quote(&keys_file).unwrap_or_default(),
+                shlex::try_quote(&shown).unwrap_or_default()
+            ),
+            keys_file,
+        };
+        let result = page::one_result(&shown, &report, None);
+        page::write(args, options, &result, 0.0, &[candidate])?;
+        return print_one(args, &report, None);
+    }
+    let started = Instant::now();
+    let (report, run) = run_and_referee(&class.programs[0], keys, class)?;
+    let candidate = page::Candidate {
+        label: format!("the keys {}", crate::files::shown(keys_path)),
+        keys,
+        report: &report,
+        run: Some(&run),
+        replay: page::run_command(&args.run[0], &keys_file),
+        keys_file,
+    };
+    let result = page::one_result(&args.run[0], &report, Some(&run));
+    let seconds = started.elapsed().as_secs_f64();
+    page::write(args, options, &result, seconds, &[candidate])?;
+    print_one(args, &report, Some(&run))
+}
+
+/// The last part of `path`, as a page names the file it offers.
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || "keys.txt".to_string(),
+        |name| name.to_string_lossy().into_owned(),
+    )
 }
 
 /// The folder failing runs are kept in: `--keep`, else `referee-failures` (made for the run,
@@ -403,6 +456,9 @@ impl Class<'_> {
         out.flush()?;
         drop(out);
         self.write_grades(&results, seconds)?;
+        if let ([result], [runs]) = (results.as_slice(), done.as_slice()) {
+            self.write_page(result, runs, seconds)?;
+        }
         class_verdict(&results, count)
     }
 
@@ -460,6 +516,34 @@ impl Class<'_> {
             }));
         }
         Ok(failures)
+    }
+
+    /// `--html`'s page of the one program's failing runs.
+    fn write_page(
+        &self,
+        result: &ProgramResult,
+        runs: &[Done],
+        seconds: f64,
+    ) -> anyhow::Result<()> {
+        let candidates: Vec<page::Candidate<'_>> = runs
+            .iter()
+            .map(|d| {
+                let script = usize::try_from(d.result.script).unwrap_or(0);
+                let keys_file = format!("script-{:04}.keys", d.result.script);
+                page::Candidate {
+                    label: format!("script {}", d.result.script),
+                    keys: self
+                        .scripts
+                        .get(script)
+                        .map_or("", |(_, keys)| keys.as_str()),
+                    report: &d.result.report,
+                    run: Some(&d.run),
+                    replay: page::run_command(&self.args.run[0], &keys_file),
+                    keys_file,
+                }
+            })
+            .collect();
+        page::write(self.args, &self.options, result, seconds, &candidates)
     }
 
     /// Gradescope's and JUnit's files, where asked for.

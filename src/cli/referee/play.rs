@@ -78,7 +78,40 @@ pub(super) fn run_play(
     }
     out.flush()?;
     drop(out);
-    write_grades(args, options, program, &played)?;
+    let command = args
+        .run
+        .first()
+        .cloned()
+        .unwrap_or_else(|| program.join(" "));
+    let scripts: Vec<ScriptResult> = played
+        .runs
+        .iter()
+        .enumerate()
+        .map(|(i, ran)| ScriptResult {
+            script: i as u64,
+            report: ran.report.clone(),
+            problem: ran.problem(),
+        })
+        .collect();
+    let result = ProgramResult::new(&command, &scripts, scripts.len());
+    write_grades(args, options, &result, played.seconds)?;
+    let candidates: Vec<super::page::Candidate<'_>> = played
+        .runs
+        .iter()
+        .enumerate()
+        .map(|(i, ran)| {
+            let keys_file = format!("script-{i:04}.keys");
+            super::page::Candidate {
+                label: format!("run {} of the play {} (seed {seed})", i + 1, goal.name()),
+                keys: &ran.keys,
+                report: &ran.report,
+                run: Some(ran),
+                replay: super::page::run_command(&command, &keys_file),
+                keys_file,
+            }
+        })
+        .collect();
+    super::page::write(args, options, &result, played.seconds, &candidates)?;
     if let Some(signal) = stopped_by() {
         return Err(stopped(signal, "the play so far"));
     }
@@ -93,41 +126,27 @@ pub(super) fn run_play(
 fn write_grades(
     args: &RefereeArgs,
     options: &Options,
-    program: &[String],
-    played: &Played,
+    result: &ProgramResult,
+    seconds: f64,
 ) -> anyhow::Result<()> {
     if args.gradescope.is_none() && args.junit.is_none() {
         return Ok(());
     }
-    let scripts: Vec<ScriptResult> = played
-        .runs
-        .iter()
-        .enumerate()
-        .map(|(i, ran)| ScriptResult {
-            script: i as u64,
-            report: ran.report.clone(),
-            problem: ran.problem(),
-        })
-        .collect();
-    let command = args
-        .run
-        .first()
-        .cloned()
-        .unwrap_or_else(|| program.join(" "));
-    let result = ProgramResult::new(&command, &scripts, scripts.len());
     let (assignment, strict) = (options.assignment, options.strict);
     if let Some(path) = &args.gradescope {
         let grades = crate::grading::gradebook::gradescope(&crate::grading::referee_grade(
-            &result,
-            assignment,
-            strict,
-            played.seconds,
+            result, assignment, strict, seconds,
         ));
         let text = serde_json::to_string_pretty(&grades)? + "\n";
         crate::files::save::write_atomic(path, text.as_bytes())?;
     }
     if let Some(path) = &args.junit {
-        let xml = crate::grading::referee_junit(&[result], assignment, strict, played.seconds);
+        let xml = crate::grading::referee_junit(
+            std::slice::from_ref(result),
+            assignment,
+            strict,
+            seconds,
+        );
         crate::files::save::write_atomic(path, xml.as_bytes())?;
     }
     Ok(())

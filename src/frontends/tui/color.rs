@@ -3,30 +3,8 @@
 //! the colours terminals draw for their palettes' entries (xterm's, which most terminals copy
 //! for the 256-colour cube and greys).
 
-/// A colour as sRGB bytes.
-pub(super) type Rgb = (u8, u8, u8);
-
-/// The linear-light value of an sRGB byte.
-fn linear(v: u8) -> f64 {
-    let v = f64::from(v) / 255.0;
-    if v <= 0.040_45 {
-        v / 12.92
-    } else {
-        ((v + 0.055) / 1.055).powf(2.4)
-    }
-}
-
-/// WCAG's relative luminance (0 for black, 1 for white).
-pub(super) fn luminance((r, g, b): Rgb) -> f64 {
-    0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
-}
-
-/// WCAG's contrast ratio of two colours: 1 (the same) to 21 (black on white). Text of 3:1
-/// reads as large text; tiles' digits are bold and large.
-pub(super) fn contrast(a: Rgb, b: Rgb) -> f64 {
-    let (x, y) = (luminance(a), luminance(b));
-    (x.max(y) + 0.05) / (x.min(y) + 0.05)
-}
+use crate::text::colours::linear;
+pub(super) use crate::text::colours::{Rgb, contrast};
 
 /// CIELAB (D65 white) of an sRGB colour: lightness L* (0 to 100), a*, b*.
 #[allow(clippy::many_single_char_names)] // The standard's names.

@@ -4,6 +4,7 @@
 //! bold) and no digit is drawn in its background's colour.
 
 use super::color::{Rgb, contrast, difference, palette_256};
+use crate::text::colours::{MIN_CONTRAST, SHADES, TRUE_BACKGROUNDS, digits_on, shade};
 use crossterm::style::Color;
 use std::sync::OnceLock;
 
@@ -125,77 +126,6 @@ fn is_vt(term: &str) -> bool {
 fn rgb((r, g, b): Rgb) -> Color {
     Color::Rgb { r, g, b }
 }
-
-/// The exponents told apart by colour: the empty cell, 2 to 2048, and nine past it (to
-/// 1,048,576); higher values take the colours of those past 2048 again, in turn.
-const SHADES: usize = 21;
-
-/// The colour index of `exponent` (below [`SHADES`]).
-fn shade(exponent: u8) -> usize {
-    let e = usize::from(exponent);
-    if e < SHADES {
-        e
-    } else {
-        12 + (e - 12) % (SHADES - 12)
-    }
-}
-
-/// The least contrast (WCAG) of a tile's digits with its background, in every colour mode.
-pub(super) const MIN_CONTRAST: f64 = 3.0;
-
-/// The web game's dark and light digits.
-const DARK: Rgb = (0x77, 0x6e, 0x65);
-const LIGHT: Rgb = (0xf9, 0xf6, 0xf2);
-
-/// The digits drawn on `background`: the web game's dark or light ones, whichever contrasts
-/// more, taken toward black or white (a tenth at a time, the way that gets there first) until
-/// they reach [`MIN_CONTRAST`]: the web game's own read at 2:1 on 16 and 32, and its light
-/// digits on its pale yellows (128 to 2048) worse.
-fn digits_on(background: Rgb) -> Rgb {
-    let mix = |(r, g, b): Rgb, to: u8, tenths: u16| {
-        let m = |v: u8| {
-            let (v, to) = (u16::from(v), u16::from(to));
-            u8::try_from((v * (10 - tenths) + to * tenths) / 10).expect("a byte")
-        };
-        (m(r), m(g), m(b))
-    };
-    let start = if contrast(DARK, background) >= contrast(LIGHT, background) {
-        DARK
-    } else {
-        LIGHT
-    };
-    (0..=10)
-        .flat_map(|tenths| [mix(start, 0, tenths), mix(start, 255, tenths)])
-        .find(|&digits| contrast(digits, background) >= MIN_CONTRAST)
-        .expect("black or white reads on any background")
-}
-
-/// Each shade's background in 24-bit colour: the web game's palette to 2048, then nine colours
-/// of our own (the web game draws every tile past 2048 alike), the xterm cube's entries that
-/// 256 colours draw too, their hue rising around the wheel from violet to blue, none dark.
-const TRUE_BACKGROUNDS: [Rgb; SHADES] = [
-    (0xcd, 0xc1, 0xb4),
-    (0xee, 0xe4, 0xda),
-    (0xed, 0xe0, 0xc8),
-    (0xf2, 0xb1, 0x79),
-    (0xf5, 0x95, 0x63),
-    (0xf6, 0x7c, 0x5f),
-    (0xf6, 0x5e, 0x3b),
-    (0xed, 0xcf, 0x72),
-    (0xed, 0xcc, 0x61),
-    (0xed, 0xc8, 0x50),
-    (0xed, 0xc5, 0x3f),
-    (0xed, 0xc2, 0x2e),
-    (0x5f, 0x5f, 0xaf),
-    (0x87, 0x5f, 0x87),
-    (0xaf, 0x00, 0x5f),
-    (0xaf, 0x00, 0x00),
-    (0x5f, 0x5f, 0x00),
-    (0x00, 0x5f, 0x00),
-    (0x00, 0x87, 0x5f),
-    (0x00, 0x5f, 0x5f),
-    (0x00, 0x5f, 0x87),
-];
 
 /// Each shade's background in 256 colours: the palette entries nearest (CIEDE2000) to
 /// [`TRUE_BACKGROUNDS`] under the rules a board needs: every two at least 10 apart, none
