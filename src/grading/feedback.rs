@@ -336,7 +336,7 @@ main{max-width:60rem;margin:auto;padding:1rem}
 h1{margin:.2rem 0;font-size:1.5rem;overflow-wrap:anywhere}
 .verdict{font-size:1.1rem}
 table.items{border-collapse:collapse;width:100%}
-table.items td,table.items th{border-bottom:1px solid #bbb;padding:.2rem .4rem;text-align:left;vertical-align:top;white-space:pre-line}
+table.items td,table.items th{border-bottom:1px solid #bbb;padding:.2rem .4rem;text-align:left;vertical-align:top;white-space:pre-line;overflow-wrap:anywhere}
 tr.failed td:first-child,tr.error td:first-child{border-left:.3rem solid #a40000}
 tr.not-checked td:first-child,tr.not-graded td:first-child{border-left:.3rem solid #6b6b6b}
 tr.passed td:first-child{border-left:.3rem solid #1f6f1f}
@@ -422,6 +422,41 @@ mod tests {
             checked: Vec::new(),
             trace: crate::referee::Trace::default(),
         }
+    }
+
+    /// Every text colour of the page reads at 4.5:1 or more on its white, and every tile's
+    /// digits at 3:1 or more on the tile.
+    #[test]
+    fn the_page_keeps_its_contrast() {
+        use crate::text::colours::{MIN_CONTRAST, contrast};
+        let rgb = |hex: &str| {
+            let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap();
+            (byte(0), byte(2), byte(4))
+        };
+        let css = format!("{STYLE}{}", tile_style());
+        let mut text = 0;
+        for rule in css.split('}') {
+            let Some((selector, body)) = rule.split_once('{') else {
+                continue;
+            };
+            let colour = |name: &str| {
+                body.split(';')
+                    .find_map(|d| d.trim().strip_prefix(name)?.strip_prefix(":#"))
+                    .filter(|hex| hex.len() == 6)
+                    .map(rgb)
+            };
+            match (colour("color"), colour("background")) {
+                (Some(digits), Some(tile)) if selector.contains("td.t") => {
+                    assert!(contrast(digits, tile) >= MIN_CONTRAST, "{rule}");
+                }
+                (Some(colour), _) => {
+                    text += 1;
+                    assert!(contrast(colour, (255, 255, 255)) >= 4.5, "{rule}");
+                }
+                _ => {}
+            }
+        }
+        assert!(text >= 3, "{css}");
     }
 
     #[test]

@@ -136,9 +136,9 @@ pub(super) fn section(out: &mut String, number: usize, run: &RunShown<'_>, shown
         "<section class=\"replay\" id=\"run-{number}-replay\" tabindex=\"-1\" hidden \
          aria-label=\"Replay of the run, key by key\">\n\
          <h3>The run key by key{cut}</h3>\n\
-         <p class=\"help\">Step with the buttons, or with the left and right arrow keys once the \
-         replay has the focus (Home and End for the first and the last key, Page Up and Page \
-         Down for the findings).</p>\n\
+         <p class=\"help\">Step with the buttons, or with the left and right arrow keys once one \
+         of them has the focus (Tab to it; Home and End for the first and the last key, Page \
+         Up and Page Down for the findings).</p>\n\
          <div class=\"controls\">\
          <button type=\"button\" data-go=\"first\">First</button>\
          <button type=\"button\" data-go=\"prev\">Previous key</button>\

@@ -274,6 +274,8 @@ fn in_chromium(browser: &Path, dir: &Path, page: &Path) -> String {
             "--disable-component-update",
             "--disable-sync",
             "--dump-dom",
+            // Time for the page in its frame to load and say what it showed.
+            "--virtual-time-budget=10000",
         ])
         .arg(format!("--user-data-dir={}", dir.join("profile").display()))
         .arg(format!("file://{}", page.display()))
@@ -305,18 +307,20 @@ fn in_chromium(browser: &Path, dir: &Path, page: &Path) -> String {
 
 /// What the test does in the browser: the replay stepped with the arrow keys, then to the
 /// first finding with its button, then to the second finding from that finding's own button;
-/// what it showed at each written into `pre#driven` as JSON.
+/// what it showed at each, and how wide the page is, sent to the frame around it as JSON.
 const DRIVER: &str = r##"<script>
 (function () {
   var out = {};
   var section = document.querySelector("section.replay");
   var at = function () { return Number(section.getAttribute("data-at")); };
+  // A key pressed where the keyboard's focus is: on one of the replay's buttons.
   var press = function (key) {
-    section.dispatchEvent(new KeyboardEvent("keydown", { key: key, bubbles: true }));
+    document.activeElement.dispatchEvent(new KeyboardEvent("keydown", { key: key, bubbles: true }));
   };
   out.hidden = section.hidden;
   out.start = at();
-  section.focus();
+  section.querySelector("button").focus();
+  out.focused = document.activeElement.tagName;
   ["ArrowRight", "ArrowRight", "ArrowRight", "ArrowLeft"].forEach(press);
   out.arrows = at();
   press("End");
@@ -338,12 +342,28 @@ const DRIVER: &str = r##"<script>
     second.click();
     out.second = at();
   }
-  var pre = document.createElement("pre");
-  pre.id = "driven";
-  pre.textContent = JSON.stringify(out);
-  document.body.appendChild(pre);
+  out.width = window.innerWidth;
+  out.scrollWidth = document.documentElement.scrollWidth;
+  out.wide = Array.from(document.querySelectorAll("body *"))
+    .filter(function (e) { return e.getBoundingClientRect().right > window.innerWidth; })
+    .map(function (e) { return e.tagName + "." + e.className; });
+  parent.postMessage(JSON.stringify(out), "*");
 })();
 </script>"##;
+
+/// The page the browser opens: the driven page in a frame as wide as a phone (headless
+/// Chromium's own window is at least 500 pixels wide), and what the page says it showed
+/// written into `pre#driven`.
+const FRAME: &str = r#"<!DOCTYPE html>
+<html><body><pre id="driven"></pre>
+<script>
+window.addEventListener("message", function (event) {
+  document.getElementById("driven").textContent = event.data;
+});
+</script>
+<iframe src="driven.html" width="360" height="740"></iframe>
+</body></html>
+"#;
 
 #[test]
 fn the_replay_steps_to_a_finding_in_a_real_browser() {
@@ -365,7 +385,8 @@ fn the_replay_steps_to_a_finding_in_a_real_browser() {
         page.replace("</body>", &format!("{DRIVER}</body>")),
     )
     .unwrap();
-    let dom = in_chromium(&browser, run.dir.path(), &driven);
+    std::fs::write(run.path("frame.html"), FRAME).unwrap();
+    let dom = in_chromium(&browser, run.dir.path(), &run.path("frame.html"));
     let html = Html::parse_document(&dom);
     let out: Value = serde_json::from_str(
         &html
@@ -381,6 +402,7 @@ fn the_replay_steps_to_a_finding_in_a_real_browser() {
     let key = first["key"]["index"].as_u64().unwrap();
     assert_eq!(out["hidden"], false, "the script shows the replay");
     assert_eq!(out["start"], 0);
+    assert_eq!(out["focused"], "BUTTON");
     assert_eq!(out["arrows"], 2, "three steps on, one back");
     assert_eq!(out["end"], report["keys"]);
     assert_eq!(out["finding"], key);
@@ -410,4 +432,9 @@ fn the_replay_steps_to_a_finding_in_a_real_browser() {
     if let Some(second) = violations.get(1) {
         assert_eq!(out["second"], second["key"]["index"]);
     }
+    assert_eq!(out["width"], 360, "{out}");
+    assert!(
+        out["scrollWidth"].as_u64() <= out["width"].as_u64(),
+        "a phone-sized window scrolls sideways: {out}"
+    );
 }
