@@ -75,11 +75,15 @@ pub(crate) fn in_terminal_steps(run: &Run, prefix: &str, args: &str, steps: &[St
             Step::Wait(ms) => std::thread::sleep(Duration::from_millis(*ms)),
             Step::Until(bytes) => {
                 while !contains(&screen.lock().unwrap(), bytes) {
-                    assert!(
-                        started.elapsed() < deadline,
-                        "never shown: {}",
-                        String::from_utf8_lossy(bytes)
-                    );
+                    if started.elapsed() > deadline {
+                        // Not left running (it holds the test's output open).
+                        let _ = child.kill();
+                        panic!(
+                            "never shown: {}\n{}",
+                            String::from_utf8_lossy(bytes),
+                            String::from_utf8_lossy(&screen.lock().unwrap())
+                        );
+                    }
                     std::thread::sleep(Duration::from_millis(20));
                 }
             }
@@ -758,5 +762,41 @@ fn a_long_paste_is_read_to_its_end_before_the_screen_sleeps() {
     assert!(
         contains(&screen, b"\x1b[?1049l"),
         "the terminal is restored"
+    );
+}
+
+/// Issue 74: the computer player thinks on a thread of its own. Forced to think ten minutes a
+/// move (`POWER11_TEST_THINK_MS`, read by test builds only), the autoplay says it is thinking,
+/// a key takes the game back at once (the move being thought of is dropped), and the game goes
+/// on by hand, all long before the first thought could end: keys that waited for the player
+/// would miss the run's deadline.
+#[test]
+fn no_key_waits_while_the_computer_thinks() {
+    let run = Run::new();
+    let screen = in_terminal_steps(
+        &run,
+        "stty rows 40 cols 120; POWER11_TEST_THINK_MS=600000",
+        "--player expectimax --seed 3",
+        &[
+            Step::Key(b"h"),
+            Step::Key(b"p"),
+            // The status line's "Th" is the one before it's: only what changed is drawn.
+            Step::Until(b"inking ...: any key takes over."),
+            Step::Key(b"x"),
+            Step::Until(b"You have the game back."),
+            Step::Key(b"\x1b[D"),
+            Step::Key(b"s"),
+            Step::Until(b"Game saved to"),
+            Step::Key(b"q"),
+            Step::Key(b"q"),
+        ],
+    );
+    let saved = std::fs::read_to_string(run.path("power11.saved")).unwrap();
+    let states = parse_save(&saved).unwrap().states().len();
+    assert_eq!(
+        states,
+        2,
+        "the start and the move by hand, none by the computer: {}",
+        String::from_utf8_lossy(&screen)
     );
 }

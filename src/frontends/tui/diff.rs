@@ -34,7 +34,7 @@ impl Painter {
 
     /// Writes `frame` as one synchronized update: the cells that differ from the last frame's,
     /// or, for the first frame and a window of a new size, a cleared screen and every cell
-    /// that is not blank. Returns the bytes written.
+    /// that is not blank; nothing at all when no cell changed. Returns the bytes written.
     pub fn paint(&mut self, frame: &Frame, out: &mut impl Write) -> io::Result<usize> {
         let mut bytes = Vec::with_capacity(2048);
         bytes.extend_from_slice(BEGIN_UPDATE);
@@ -87,6 +87,11 @@ impl Painter {
                 cursor = (end < frame.width).then_some((row, end));
                 col = end;
             }
+        }
+        if last.is_some() && bytes.len() == BEGIN_UPDATE.len() {
+            // Nothing changed: no update at all.
+            self.last = Some(frame.clone());
+            return Ok(0);
         }
         if pen != Style::default() {
             bytes.extend_from_slice(b"\x1b[0m");

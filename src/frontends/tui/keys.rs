@@ -4,9 +4,10 @@
 //! line says of what the session reports.
 
 use super::motion::{Motion, SCHEDULE};
+use crate::model::board::Board;
 use crate::model::direction::Direction;
 use crate::model::size::Size;
-use crate::session::{Command, Event, MenuStyle, Screen, Session, Store};
+use crate::session::{Answer, Ask, Command, Event, MenuStyle, Screen, Session, Store};
 use crate::text::advice_line;
 use crossterm::event::{KeyCode, KeyEvent};
 use std::time::{Duration, Instant};
@@ -14,13 +15,23 @@ use std::time::{Duration, Instant};
 /// The slowest autoplay `-` goes to.
 pub(super) const SLOWEST: Duration = Duration::from_secs(2);
 
-/// A request that waits for the players to be ready (the learned player's network being read).
+/// How long the computer may think before the screen says so.
+pub(super) const MARK_AFTER: Duration = Duration::from_millis(100);
+
+/// A question the computer player is answering on a thread of its own: keys go on working, and
+/// an answer that comes for a question no longer asked is dropped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Waiting {
-    /// Advice on the board shown.
-    Advice,
-    /// The computer to play.
-    Autoplay,
+pub(super) struct Thinking {
+    /// What was asked.
+    pub(super) ask: Ask,
+    /// Its number: an answer carries the number of its question.
+    pub(super) number: u64,
+    /// When it was asked.
+    pub(super) since: Instant,
+    /// Sent to the thread that answers it (else still to be sent).
+    pub(super) sent: bool,
+    /// The `Thinking` mark is on the status line.
+    pub(super) marked: bool,
 }
 
 /// What the front end keeps besides the session: the status line, the marks and modes.
@@ -28,12 +39,10 @@ pub(super) enum Waiting {
 #[allow(clippy::struct_excessive_bools)]
 #[derive(Default)]
 pub(super) struct Ui {
-    /// A request carried out once the players are ready and its mark has been drawn; until
-    /// then a `Thinking` mark shows.
-    pub(super) waiting: Option<Waiting>,
-    /// The `Thinking` mark of the request waiting has been drawn: a slow answer never leaves
-    /// the screen as it was before the key.
-    pub(super) mark_drawn: bool,
+    /// The question the computer player is thinking about, if any.
+    pub(super) thinking: Option<Thinking>,
+    /// How many questions were asked: the next one's number.
+    pub(super) asked: u64,
     /// Moves are animated (`--no-animation` and `m` turn it off).
     pub(super) animate: bool,
     /// The move being animated, and when its key came.
@@ -66,69 +75,124 @@ pub(super) struct Ui {
     pub(super) cramped: bool,
 }
 
-/// A key pressed while the computer plays or is about to, or while advice is awaited: `+` and
-/// `-` set the autoplay's pace, any other key takes the game back (and is used up, as the
-/// status line said it would be). Advice asked for a board a key is about to change is not
-/// waited for. True if the key is used up.
+/// A key pressed while the computer plays or advice is awaited: `+` and `-` set the
+/// autoplay's pace, any other key takes the game back at once (and is used up, as the status
+/// line said it would be): a move being thought of is dropped. Advice asked for a board a key
+/// is about to change is dropped too. True if the key is used up.
 pub(super) fn taken_by_the_computer(ui: &mut Ui, code: KeyCode) -> bool {
-    if ui.autoplay.is_some() || ui.waiting == Some(Waiting::Autoplay) {
+    if ui.autoplay.is_some() {
         if let Some(faster) = speed_key(code) {
             ui.delay = paced(ui.delay, faster);
             ui.status = autoplay_status(ui.delay);
             return true;
         }
         ui.autoplay = None;
-        ui.waiting = None;
+        ui.thinking = None;
         ui.status = "You have the game back.".to_string();
         return true;
     }
-    if ui.waiting == Some(Waiting::Advice) && !matches!(code, KeyCode::Char('a' | 'A')) {
-        ui.waiting = None;
+    if ui.thinking.is_some_and(|t| t.ask == Ask::Advice)
+        && !matches!(code, KeyCode::Char('a' | 'A'))
+    {
+        ui.thinking = None;
         ui.status.clear();
     }
     false
 }
 
-/// Carries out the request that waited for the players, now that they are ready.
-pub(super) fn carry_out_waiting<S: Store>(session: &mut Session<S>, ui: &mut Ui) {
-    match ui.waiting.take() {
-        Some(Waiting::Advice) => {
-            ui.status.clear();
-            report(session, ui, Command::Advice);
+/// Asks `ask` of the computer player: the loop sends it to a thread of its own.
+pub(super) fn ask(ui: &mut Ui, ask: Ask) {
+    ui.asked += 1;
+    ui.thinking = Some(Thinking {
+        ask,
+        number: ui.asked,
+        since: Instant::now(),
+        sent: false,
+        marked: false,
+    });
+}
+
+/// Answers `ask` at once, where the session does (no search: a solved table, a player that
+/// does not search, no game).
+pub(super) fn answer_at_once<S: Store>(session: &mut Session<S>, ui: &mut Ui, ask: Ask) {
+    match ask {
+        Ask::Move => {
+            let before = ui.status.clone();
+            move_played(session, ui, Command::ComputerMove);
+            next_autoplay_move(ui, before);
         }
-        Some(Waiting::Autoplay) => {
-            ui.autoplay = Some(Instant::now());
-            ui.status = autoplay_status(ui.delay);
-        }
-        None => {}
+        Ask::Advice => report(session, ui, Command::Advice),
     }
 }
 
-/// One move of the autoplay, if it plays and its move is due, on a game in progress the window
-/// shows (it waits while the window is too small, and stops at a game's end); true if the
-/// screen changed.
-pub(super) fn autoplay_move<S: Store>(session: &mut Session<S>, ui: &mut Ui) -> bool {
-    let now = Instant::now();
+/// After the autoplay's move: the next one timed from now, the status line kept (`before`,
+/// unless the move had something to say).
+fn next_autoplay_move(ui: &mut Ui, before: String) {
+    if ui.autoplay.is_none() {
+        return;
+    }
+    ui.autoplay = Some(Instant::now() + ui.delay);
+    if ui.status.is_empty() {
+        ui.status = if before.is_empty() || before.starts_with("Thinking") {
+            autoplay_status(ui.delay)
+        } else {
+            before
+        };
+    }
+    // Fast autoplay is not animated: its moves come before a motion would end.
+    if ui.delay < *SCHEDULE.last().expect("a schedule") + Duration::from_millis(50) {
+        ui.motion = None;
+    }
+}
+
+/// Carries out the answer to question `number`, if it is still the one asked: the move played
+/// (and the autoplay's next one timed from now), or the advice said. True if the screen
+/// changed.
+pub(super) fn answered<S: Store>(
+    session: &mut Session<S>,
+    ui: &mut Ui,
+    number: u64,
+    answer: Answer,
+) -> bool {
+    let Some(thinking) = ui.thinking.filter(|t| t.number == number) else {
+        return false;
+    };
+    ui.thinking = None;
+    if thinking.marked {
+        ui.status.clear();
+    }
+    let board = board_shown(session);
+    let events = session.answered(answer);
+    match thinking.ask {
+        Ask::Move => {
+            let before = ui.status.clone();
+            if let Some(board) = board {
+                moved(session, ui, &board, events);
+            }
+            next_autoplay_move(ui, before);
+        }
+        Ask::Advice => said(session, ui, events),
+    }
+    true
+}
+
+/// The autoplay's next move asked for, if it plays, its move is due and none is being thought
+/// of, on a game in progress the window shows (it waits while the window is too small, and
+/// stops at a game's end); true if the screen changed.
+pub(super) fn autoplay_move<S: Store>(session: &Session<S>, ui: &mut Ui) -> bool {
     let Some(due) = ui.autoplay else {
         return false;
     };
-    if ui.cramped || due > now {
+    if ui.cramped || due > Instant::now() || ui.thinking.is_some() {
         return false;
     }
     if let Screen::Game { .. } = session.screen() {
-        play(session, ui, Command::ComputerMove);
-        // Fast autoplay is not animated: its moves come before a motion would end.
-        if ui.delay < *SCHEDULE.last().expect("a schedule") + Duration::from_millis(50) {
-            ui.motion = None;
-        }
-        ui.autoplay = Some(now + ui.delay);
-        if ui.status.is_empty() {
-            ui.status = autoplay_status(ui.delay);
-        }
+        ask(ui, Ask::Move);
+        false
     } else {
         ui.autoplay = None;
+        true
     }
-    true
 }
 
 /// Whether `code` speeds the autoplay up (`+`, `=` on the same key) or slows it down (`-`).
@@ -282,7 +346,7 @@ fn direction_of(code: KeyCode) -> Option<Direction> {
 /// A key during a game.
 fn game_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, key: KeyEvent, c: Option<char>) {
     if let Some(direction) = direction_of(key.code) {
-        play(session, ui, Command::Move(direction));
+        move_played(session, ui, Command::Move(direction));
         return;
     }
     let Screen::Game { game, .. } = session.screen() else {
@@ -297,26 +361,13 @@ fn game_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, key: KeyEvent, c: O
             report(session, ui, Command::Undo);
         }
         (_, Some('s')) => report(session, ui, Command::Save),
-        // Advice is asked for once its mark is on the screen: the first on a large board may
-        // take a moment, and the screen never stays as it was before the key meanwhile.
-        (_, Some('a')) => {
-            ui.waiting = Some(Waiting::Advice);
-            ui.mark_drawn = false;
-            ui.status = if session.players_ready() {
-                "Thinking ...".to_string()
-            } else {
-                "Thinking ... (the player is reading its network)".to_string()
-            };
-        }
+        // Asked of the player on a thread of its own: keys go on working while it thinks,
+        // and a mark says so once it takes a while.
+        (_, Some('a')) => ask(ui, Ask::Advice),
         (_, Some('t')) => report(session, ui, Command::NewTiles(!new_tiles)),
         (_, Some('p')) => {
-            ui.waiting = Some(Waiting::Autoplay);
-            ui.mark_drawn = false;
-            ui.status = if session.players_ready() {
-                "Thinking ...: any key takes over.".to_string()
-            } else {
-                "Thinking ... (the player is reading its network): any key takes over.".to_string()
-            };
+            ui.autoplay = Some(Instant::now());
+            ui.status = autoplay_status(ui.delay);
         }
         (_, Some('m')) => {
             ui.animate = !ui.animate;
@@ -348,13 +399,32 @@ fn game_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, key: KeyEvent, c: O
 }
 
 /// Plays a move (the player's or the computer's) and marks the tile that appeared.
-fn play<S: Store>(session: &mut Session<S>, ui: &mut Ui, command: Command) {
-    let before = match session.screen() {
-        Screen::Game { game, .. } => *game.board(),
-        _ => return,
+fn move_played<S: Store>(session: &mut Session<S>, ui: &mut Ui, command: Command) {
+    let Some(before) = board_shown(session) else {
+        return;
     };
+    let events = session.handle(command);
+    moved(session, ui, &before, events);
+}
+
+/// The board of the game in progress, if one is.
+fn board_shown<S: Store>(session: &Session<S>) -> Option<Board> {
+    match session.screen() {
+        Screen::Game { game, .. } => Some(*game.board()),
+        _ => None,
+    }
+}
+
+/// What a move did (`events`, the session now after it): the status line, the new tile's mark
+/// and the motion from the board before it.
+fn moved<S: Store>(
+    session: &Session<S>,
+    ui: &mut Ui,
+    before: &Board,
+    events: Vec<Event<S::Error>>,
+) {
     ui.advised = None;
-    for event in session.handle(command) {
+    for event in events {
         if let Event::Moved { direction, turn } = event {
             ui.status.clear();
             if !turn.moved {
@@ -364,9 +434,9 @@ fn play<S: Store>(session: &mut Session<S>, ui: &mut Ui, command: Command) {
             ui.unsaved = true;
             let after = match session.screen() {
                 Screen::Game { game, .. } | Screen::End { game, .. } => *game.board(),
-                _ => before,
+                _ => *before,
             };
-            let motion = Motion::new(&before, direction, &after, turn.score_delta);
+            let motion = Motion::new(before, direction, &after, turn.score_delta);
             ui.new_tile = motion.as_ref().and_then(Motion::new_cell);
             ui.motion = motion
                 .filter(|_| ui.animate)
@@ -377,8 +447,14 @@ fn play<S: Store>(session: &mut Session<S>, ui: &mut Ui, command: Command) {
 
 /// Carries out a command and puts what it reports in the status line.
 fn report<S: Store>(session: &mut Session<S>, ui: &mut Ui, command: Command) {
+    let events = session.handle(command);
+    said(session, ui, events);
+}
+
+/// Puts what the session reported in the status line.
+fn said<S: Store>(session: &Session<S>, ui: &mut Ui, events: Vec<Event<S::Error>>) {
     let location = session.store().location();
-    for event in session.handle(command) {
+    for event in events {
         ui.advised = None;
         ui.status = match event {
             Event::Saved { left_out: 0 } => {

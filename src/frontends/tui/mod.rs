@@ -26,13 +26,16 @@ pub use motion::{Motion, SCHEDULE};
 pub use palette::{ColorMode, TileStyle};
 pub use render::{View, render};
 
-use crate::session::{Screen, Session, Store};
+use crate::session::{Answer, Screen, Session, Store};
 use crossterm::event::{self, Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers};
-use keys::{Ui, autoplay_move, carry_out_waiting, follow_the_clock, on_key, taken_by_the_computer};
+use keys::{
+    MARK_AFTER, Ui, answer_at_once, answered, autoplay_move, follow_the_clock, on_key,
+    taken_by_the_computer,
+};
 use std::io::{self, IsTerminal, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 use terminal::{Terminal, restore};
 
@@ -64,7 +67,9 @@ pub fn run<S: Store>(
     };
     // The players get ready from the start (reading a network takes a second, the search's
     // tables for a 5x5 board half of one), for every size the session can reach, so that the
-    // first advice rarely waits; when it does, the screen says so and keys go on working.
+    // first advice rarely waits; the players think on threads of their own
+    // (`send_question`), so a key never waits for them, and the screen says when they take a
+    // while.
     std::thread::spawn(session.warm_up());
     let mut ui = Ui {
         animate,
@@ -74,28 +79,33 @@ pub fn run<S: Store>(
     if matches!(session.screen(), Screen::Game { .. }) {
         ui.started = Some(Instant::now());
     }
-    let events = read_events();
+    let (wake, events) = mpsc::channel();
+    read_events(wake.clone());
     while stopped_by.load(Ordering::Relaxed) == 0 {
+        screen.dirty |= autoplay_move(&session, &mut ui);
+        send_question(&mut session, &mut ui, &wake);
         let next_frame = before_drawing(&mut session, &mut ui, &mut screen);
         // Drawn only when something changed: an idle screen is not redrawn.
         if screen.dirty {
             ui.cramped = screen.draw(&session, &ui)?;
-            ui.mark_drawn = ui.waiting.is_some();
             screen.dirty = false;
         }
-        let wait = time_to_wait(&session, &ui, next_frame);
+        let wait = time_to_wait(&ui, next_frame);
         match events.recv_timeout(wait) {
-            Ok(event) => {
+            Ok(Wake::Terminal(event)) => {
                 screen.dirty = true;
                 if !on_event(&mut session, &mut ui, &mut screen, &event)? {
                     break;
                 }
             }
+            Ok(Wake::Answer(number, answer)) => {
+                screen.dirty |= answered(&mut session, &mut ui, number, *answer);
+                follow_the_clock(&session, &mut ui);
+            }
             Err(RecvTimeoutError::Timeout) => {
                 if !io::stdout().is_terminal() {
                     break; // The terminal is gone.
                 }
-                screen.dirty |= autoplay_move(&mut session, &mut ui);
                 follow_the_clock(&session, &mut ui);
             }
             Err(RecvTimeoutError::Disconnected) => break,
@@ -127,23 +137,69 @@ fn restore_on_panic() {
     }));
 }
 
+/// What wakes the loop: a terminal's event, or the computer player's answer to a question
+/// (with its number).
+enum Wake {
+    Terminal(TermEvent),
+    Answer(u64, Box<Answer>),
+}
+
 /// The terminal's events, read on a thread of their own, so that the loop always wakes up to
 /// see a signal (SIGTERM, SIGHUP) or a terminal that went away, even if reading would block or
 /// spin (crossterm reads a closed terminal's end of input again and again).
-fn read_events() -> Receiver<TermEvent> {
-    let (sender, events) = mpsc::channel();
+fn read_events(wake: Sender<Wake>) {
     std::thread::spawn(move || {
         while let Ok(event) = event::read() {
-            if sender.send(event).is_err() {
+            if wake.send(Wake::Terminal(event)).is_err() {
                 break;
             }
         }
     });
-    events
 }
 
-/// What a turn of the loop does before it draws: the request whose mark is on the screen
-/// carried out once the players are ready, the player's note taken, the next frame of a move
+/// The question the computer player is to think about, sent to a thread of its own (a thread
+/// a question: one dropped by a key goes on to its end unheard, and never delays the next);
+/// one the session answers at once is answered here.
+fn send_question<S: Store>(session: &mut Session<S>, ui: &mut Ui, wake: &Sender<Wake>) {
+    let Some(thinking) = ui.thinking.as_mut().filter(|t| !t.sent) else {
+        return;
+    };
+    thinking.sent = true;
+    let (number, ask) = (thinking.number, thinking.ask);
+    let Some(question) = session.question(ask) else {
+        ui.thinking = None;
+        answer_at_once(session, ui, ask);
+        return;
+    };
+    let wake = wake.clone();
+    let thinker = std::thread::Builder::new().spawn(move || {
+        slow_for_tests();
+        let answer = question.answer();
+        let _ = wake.send(Wake::Answer(number, Box::new(answer)));
+    });
+    if let Err(e) = thinker {
+        // No thread to be had (a limit on processes): said, and the game stays the player's.
+        ui.thinking = None;
+        ui.autoplay = None;
+        ui.status = format!("The computer cannot think now (no thread: {e}).");
+    }
+}
+
+/// Under test builds only, `POWER11_TEST_THINK_MS` makes every answer take that much longer:
+/// the tests' player forced to think, which shows that no key waits for it. Release builds
+/// never read it.
+fn slow_for_tests() {
+    #[cfg(debug_assertions)]
+    if let Some(ms) = std::env::var("POWER11_TEST_THINK_MS")
+        .ok()
+        .and_then(|ms| ms.parse::<u64>().ok())
+    {
+        std::thread::sleep(Duration::from_millis(ms));
+    }
+}
+
+/// What a turn of the loop does before it draws: the mark of a question thought about for
+/// [`MARK_AFTER`], the player's note taken, the next frame of a move
 /// in motion (when it is due, returned) or its end, and a window of a new size. Marks the
 /// screen to be drawn where any of them changed it.
 fn before_drawing<S: Store>(
@@ -151,10 +207,21 @@ fn before_drawing<S: Store>(
     ui: &mut Ui,
     screen: &mut Drawn,
 ) -> Option<Instant> {
-    // A request is carried out once its mark is on the screen (the frame before this turn of
-    // the loop drew it) and the players are ready.
-    if ui.waiting.is_some() && ui.mark_drawn && session.players_ready() {
-        carry_out_waiting(session, ui);
+    // A question thought about for a while is said to be.
+    if let Some(thinking) = ui.thinking.as_mut()
+        && !thinking.marked
+        && thinking.since.elapsed() >= MARK_AFTER
+    {
+        thinking.marked = true;
+        let reading = if session.players_ready() {
+            ""
+        } else {
+            " (the player is reading its network)"
+        };
+        ui.status = match thinking.ask {
+            crate::session::Ask::Move => format!("Thinking ...{reading}: any key takes over."),
+            crate::session::Ask::Advice => format!("Thinking ...{reading}"),
+        };
         screen.dirty = true;
     }
     if let Some(note) = session.take_note() {
@@ -179,15 +246,15 @@ fn before_drawing<S: Store>(
     next_frame
 }
 
-/// How long the loop waits for a key: not at all for a request the players are ready for, a
-/// moment for one they are not, until the autoplay's next move or the motion's next frame,
-/// else a quarter of a second (to look at the window's size and the terminal again).
-fn time_to_wait<S: Store>(session: &Session<S>, ui: &Ui, next_frame: Option<Instant>) -> Duration {
+/// How long the loop waits for a key or an answer: until the mark of a question thought about
+/// is due, the autoplay's next move, or the motion's next frame, else a quarter of a second
+/// (to look at the window's size and the terminal again).
+fn time_to_wait(ui: &Ui, next_frame: Option<Instant>) -> Duration {
     let now = Instant::now();
-    let wait = match (ui.waiting, ui.autoplay) {
-        (Some(_), _) if session.players_ready() => Duration::ZERO,
-        (Some(_), _) => Duration::from_millis(40),
+    let wait = match (ui.thinking, ui.autoplay) {
+        (Some(t), _) if !t.marked => (t.since + MARK_AFTER).saturating_duration_since(now),
         (None, Some(at)) => at.saturating_duration_since(now),
+        // An answer wakes the loop itself.
         _ => Duration::from_millis(250),
     };
     next_frame.map_or(wait, |at| wait.min(at.saturating_duration_since(now)))

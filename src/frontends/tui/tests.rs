@@ -2,13 +2,15 @@
 //! handled without a terminal.
 
 use super::keys::{
-    SLOWEST, Ui, Waiting, autoplay_move, autoplay_status, carry_out_waiting, on_key, paced,
+    SLOWEST, Ui, answer_at_once, answered, autoplay_move, autoplay_status, on_key, paced,
+    taken_by_the_computer,
 };
 use super::*;
 use crate::model::board::Board;
 use crate::model::direction::Direction;
 use crate::model::game::Game;
 use crate::model::rules::Rules;
+use crate::session::Ask;
 use crate::session::MenuStyle;
 use crossterm::event::KeyEvent;
 
@@ -163,9 +165,28 @@ fn the_autoplay_pace_halves_and_doubles_within_its_bounds() {
 
 /// A session of mini games with the random player, its first game started from `rows`.
 fn mini_session(rows: &[Vec<u64>]) -> Session<crate::session::MemoryStore> {
+    mini_session_of(
+        rows,
+        crate::players::AnyPlayer::Random(crate::players::RandomPlayer),
+    )
+}
+
+/// [`mini_session`] whose computer player searches (its moves are thought of on a thread of
+/// their own in the full screen).
+fn searching_session(rows: &[Vec<u64>]) -> Session<crate::session::MemoryStore> {
+    use crate::players::{AnyPlayer, Expectimax, SearchConfig};
+    mini_session_of(
+        rows,
+        AnyPlayer::Expectimax(Expectimax::new(SearchConfig::default())),
+    )
+}
+
+fn mini_session_of(
+    rows: &[Vec<u64>],
+    player: crate::players::AnyPlayer,
+) -> Session<crate::session::MemoryStore> {
     use crate::model::game::{Snapshot, Timeline};
     use crate::model::random::seeded;
-    use crate::players::{AnyPlayer, RandomPlayer};
     use crate::session::{MemoryStore, Settings};
     let mut session = Session::new(
         Settings {
@@ -174,7 +195,7 @@ fn mini_session(rows: &[Vec<u64>]) -> Session<crate::session::MemoryStore> {
         },
         seeded(1),
         MemoryStore::new(),
-        AnyPlayer::Random(RandomPlayer),
+        player,
     );
     let board = Board::from_values(rows).unwrap();
     session.start_from(Timeline::new(Snapshot { board, score: 0 }));
@@ -212,18 +233,89 @@ fn the_autoplay_waits_while_the_window_is_too_small() {
     let mut ui = Ui {
         autoplay: Some(Instant::now()),
         cramped: true,
+        delay: Duration::from_secs(3600),
         ..Ui::default()
     };
     let moves = |session: &Session<crate::session::MemoryStore>| match session.screen() {
         Screen::Game { game, .. } => game.undo_depth(),
         _ => panic!("a game"),
     };
-    assert!(!autoplay_move(&mut session, &mut ui));
-    assert_eq!(moves(&session), 0, "no move while the board is not shown");
+    assert!(!autoplay_move(&session, &mut ui));
+    assert_eq!(
+        ui.thinking, None,
+        "no move asked while the board is not shown"
+    );
     ui.cramped = false;
-    assert!(autoplay_move(&mut session, &mut ui));
+    autoplay_move(&session, &mut ui);
+    assert_eq!(ui.thinking.map(|t| t.ask), Some(Ask::Move));
+    think(&mut session, &mut ui);
     assert_eq!(moves(&session), 1);
     assert!(!session.counts_for_best(), "the computer's move");
+    assert!(
+        ui.autoplay > Some(Instant::now()) && ui.thinking.is_none(),
+        "the next move is timed from this one"
+    );
+    assert!(ui.status.starts_with("The computer plays"), "{}", ui.status);
+}
+
+/// What the loop does with the question asked, here at once: sent to the player, answered,
+/// and the answer carried out (or answered by the session itself).
+fn think(session: &mut Session<crate::session::MemoryStore>, ui: &mut Ui) {
+    let Some(thinking) = ui.thinking else {
+        return;
+    };
+    if let Some(question) = session.question(thinking.ask) {
+        let answer = question.answer();
+        answered(session, ui, thinking.number, answer);
+    } else {
+        ui.thinking = None;
+        answer_at_once(session, ui, thinking.ask);
+    }
+}
+
+#[test]
+fn a_key_during_the_autoplay_drops_the_move_being_thought_of() {
+    let mut session = searching_session(&[vec![2, 0, 0], vec![0; 3], vec![0, 0, 2]]);
+    let mut ui = Ui {
+        autoplay: Some(Instant::now()),
+        ..Ui::default()
+    };
+    autoplay_move(&session, &mut ui);
+    let thinking = ui.thinking.expect("a move asked for");
+    let question = session
+        .question(Ask::Move)
+        .expect("the search player thinks");
+    // A key comes while it thinks: the game is the player's at once.
+    assert!(taken_by_the_computer(&mut ui, KeyCode::Char('x')));
+    assert_eq!((ui.autoplay, ui.thinking), (None, None));
+    assert_eq!(ui.status, "You have the game back.");
+    // The answer, when it comes, is dropped.
+    assert!(!answered(
+        &mut session,
+        &mut ui,
+        thinking.number,
+        question.answer()
+    ));
+    let Screen::Game { game, .. } = session.screen() else {
+        panic!("a game");
+    };
+    assert_eq!(game.undo_depth(), 0, "no move was played");
+}
+
+#[test]
+fn an_answer_for_a_board_that_changed_is_dropped() {
+    let mut session = searching_session(&[vec![2, 0, 0], vec![0; 3], vec![0, 0, 2]]);
+    let question = session
+        .question(Ask::Move)
+        .expect("the search player thinks");
+    let mut ui = Ui::default();
+    assert!(on_key(&mut session, &mut ui, key(KeyCode::Left)));
+    let events = session.answered(question.answer());
+    assert!(matches!(events.as_slice(), [crate::session::Event::NotNow]));
+    let Screen::Game { game, .. } = session.screen() else {
+        panic!("a game");
+    };
+    assert_eq!(game.undo_depth(), 1, "the player's move alone");
 }
 
 #[test]
@@ -292,10 +384,10 @@ fn the_advice_marker_is_left_with_the_game_it_was_for() {
     let mut session = mini_session(&[vec![2, 0, 0], vec![0; 3], vec![0, 0, 2]]);
     let mut ui = Ui::default();
     assert!(on_key(&mut session, &mut ui, key(KeyCode::Char('a'))));
-    // The mark first, the advice once it has been drawn.
-    assert_eq!((ui.waiting, ui.advised), (Some(Waiting::Advice), None));
-    assert!(ui.status.starts_with("Thinking"), "{}", ui.status);
-    carry_out_waiting(&mut session, &mut ui);
+    // Asked of the player, then its answer.
+    assert_eq!(ui.thinking.map(|t| t.ask), Some(Ask::Advice));
+    assert_eq!(ui.advised, None);
+    think(&mut session, &mut ui);
     assert!(ui.advised.is_some(), "{}", ui.status);
     assert!(on_key(&mut session, &mut ui, key(KeyCode::Char('q'))));
     assert!(matches!(session.screen(), Screen::Menu));
@@ -496,10 +588,10 @@ fn the_painter_writes_only_what_changed_in_one_synchronized_update() {
         out.windows(4).any(|w| w == b"\x1b[2J"),
         "the first frame clears"
     );
-    // The same frame again writes nothing but the update's two sequences.
+    // The same frame again writes nothing at all.
     let mut again = Vec::new();
-    painter.paint(&render(&v, 80, 24), &mut again).unwrap();
-    assert_eq!(again, [BEGIN_UPDATE, END_UPDATE].concat());
+    assert_eq!(painter.paint(&render(&v, 80, 24), &mut again).unwrap(), 0);
+    assert!(again.is_empty());
     // A message: only its cells, no clear.
     v.status = "Game saved.";
     let mut message = Vec::new();

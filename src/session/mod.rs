@@ -7,6 +7,9 @@
 //! here once. The session never prints and never touches a file: saves and best scores go
 //! through a [`Store`], which the program backs with files and tests with memory.
 
+mod questions;
+pub use questions::{Answer, Ask, Question};
+
 use crate::model::direction::Direction;
 use crate::model::game::{Game, Snapshot, Status, Timeline};
 use crate::model::history;
@@ -132,6 +135,10 @@ pub enum Command {
     Move(Direction),
     /// Game: the computer player picks and plays the move.
     ComputerMove,
+    /// Game: play this move as the computer's (one its player chose off the thread that reads
+    /// keys: [`Session::question`]); like [`Command::ComputerMove`], it stops the game
+    /// counting for the best score.
+    ComputerPlays(Direction),
     /// Game: save it, with its history.
     Save,
     /// Game: take the last move back.
@@ -469,11 +476,13 @@ impl<S: Store> Session<S> {
                 direction,
                 turn: game.play(direction, &mut self.rng),
             },
-            Command::ComputerMove => {
+            Command::ComputerMove | Command::ComputerPlays(_) => {
                 self.tally.counts = false;
                 let rules = game.move_rules();
-                let direction =
-                    choose_on_board(&mut self.player, game.board(), &rules, &mut self.rng);
+                let direction = match command {
+                    Command::ComputerPlays(direction) => direction,
+                    _ => choose_on_board(&mut self.player, game.board(), &rules, &mut self.rng),
+                };
                 Event::Moved {
                     direction,
                     turn: game.play(direction, &mut self.rng),
@@ -549,16 +558,19 @@ impl<S: Store> Session<S> {
     /// first advice or computer move does not wait for it.
     pub fn warm_up(&self) -> impl FnOnce() + Send + 'static {
         let (player, advisor) = (self.player.clone(), self.advisor.clone());
-        let mut sizes: Vec<usize> = self.menu_sizes().iter().map(|s| s.get()).collect();
+        // The search's tables first (a fraction of a second, the game's size first), so that
+        // advice, which the advisor gives until the network is read, never waits for them.
+        let mut sizes: Vec<usize> = Vec::new();
         if let State::Game(game) = &self.state {
             sizes.push(game.board().size());
         }
+        sizes.extend(self.menu_sizes().iter().map(|s| s.get()));
         move || {
-            player.warm_up();
-            advisor.warm_up();
             for size in sizes {
                 crate::players::heuristic::warm_up(size);
             }
+            player.warm_up();
+            advisor.warm_up();
         }
     }
 
