@@ -117,6 +117,20 @@ pub fn check_data_file_writable(path: &Path) -> Result<(), String> {
         .map_err(|e| format!("cannot write {}: {}", shown(path), system_words(&e)))
 }
 
+/// Whether a report file (`--html`, `--gradescope`, `--junit`) can be written at the end of
+/// a run, checked before it: its directory there and writable, and nothing at its name but a
+/// regular file (which the report replaces).
+pub fn check_report_file(path: &Path, flag: &str) -> Result<(), OutputError> {
+    check_out_directory(path, flag)?;
+    if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
+        return refused(format!(
+            "cannot use {flag} {}: it is not a regular file; name a file to write the report to",
+            shown(path)
+        ));
+    }
+    Ok(())
+}
+
 /// Whether `--plot` can be drawn at the end of a run, checked before it: a file (not `-`,
 /// which elsewhere means a standard stream) whose name does not promise another format, in a
 /// directory that takes a new file, and nothing there or a picture.

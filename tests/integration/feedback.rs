@@ -246,6 +246,41 @@ fn what_a_program_printed_shows_on_its_page_as_text() {
     )
     .assert_refused("--html shows one program's runs");
     assert!(!run.path("two.html").exists());
+    // A page that could not be written is refused before any run, as a wrong argument.
+    for (page, says) in [
+        ("nowhere/page.html", "there is no directory"),
+        (".", "names a directory"),
+    ] {
+        run.run(
+            &[
+                "referee",
+                "--run",
+                "sh game.sh",
+                "--keys",
+                "keys.txt",
+                "--html",
+                page,
+            ],
+            "",
+        )
+        .assert_refused(says);
+    }
+    // So are Gradescope's and JUnit's files (they failed after every run, with exit 1).
+    for flag in ["--gradescope", "--junit"] {
+        run.run(
+            &[
+                "referee",
+                "--run",
+                "sh game.sh",
+                "--scripts",
+                "1",
+                flag,
+                "nowhere/out",
+            ],
+            "",
+        )
+        .assert_refused("there is no directory");
+    }
 }
 
 /// Chromium, as Debian installs it (or `POWER11_BROWSER`), if found.

@@ -93,6 +93,15 @@ fn refuse_ignored(args: &RefereeArgs) -> anyhow::Result<()> {
         )
         .into());
     }
+    for (flag, path) in [
+        ("--html", &args.html),
+        ("--gradescope", &args.gradescope),
+        ("--junit", &args.junit),
+    ] {
+        if let Some(path) = path {
+            crate::files::outputs::check_report_file(path, flag)?;
+        }
+    }
     if args.html.is_some() && args.run.len() > 1 {
         return Err(UsageError(
             "--html shows one program's runs: give one --run (each student's page comes with \
