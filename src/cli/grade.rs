@@ -266,7 +266,7 @@ fn table(grades: &[StudentGrade]) -> String {
 
 /// `text` in at most `width` characters, control characters shown, `…` where it is cut.
 fn cut(text: &str, width: usize) -> String {
-    let shown: String = text.chars().map(crate::text::visible).collect();
+    let shown: String = crate::text::visible_text(text);
     match shown.char_indices().nth(width.saturating_sub(1)) {
         Some((at, _)) if shown.chars().count() > width => format!("{}…", &shown[..at]),
         _ => shown,
@@ -306,7 +306,7 @@ impl Progress {
         match event {
             Event::Started { index, name, .. } => {
                 self.index = index;
-                self.name = name.chars().map(crate::text::visible).collect();
+                self.name = crate::text::visible_text(name);
                 self.started = Instant::now();
                 self.draw(&mut err, "starting");
             }

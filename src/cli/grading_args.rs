@@ -138,7 +138,7 @@ file name. Each is copied or unpacked into OUT/work/NAME, built there (a Makefil
 CMakeLists.txt, one .py or one .java program, or the rubric's [build] command), run on the
 rubric's scripts and plays, and graded by the rubric. OUT gets grades.csv (a row a student),
 results/NAME.json (Gradescope's results.json), class.xml (JUnit), class.json, logs/ (each
-build's log), failures/ (failing scripts' keys and transcripts) and state/ (each grade and
+build's log), failures/ (failing scripts' and plays' keys and transcripts) and state/ (each grade and
 what it was graded from: run again, and only what changed or was not finished is graded).
 
 Exit codes: 0 when the class was graded, 2 for bad arguments or a rubric that cannot be read,

@@ -104,11 +104,7 @@ pub(crate) fn note(message: impl std::fmt::Display) {
 
 /// [`note`] after `who: ` (`power11 train`).
 pub(crate) fn note_as(who: &str, message: impl std::fmt::Display) {
-    let shown: String = message
-        .to_string()
-        .chars()
-        .map(crate::text::visible)
-        .collect();
+    let shown = crate::text::visible_text(&message.to_string());
     let _ = writeln!(io::stderr(), "{who}: {shown}");
 }
 

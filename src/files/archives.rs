@@ -91,7 +91,7 @@ fn plain(name: &str) -> Result<PathBuf, ArchiveError> {
 
 /// A name as messages show it (control characters in caret notation).
 fn shown(name: &str) -> String {
-    name.chars().map(crate::text::visible).collect()
+    crate::text::visible_text(name)
 }
 
 /// One entry to write: its path below the folder, and whether it is a folder or (with its

@@ -28,10 +28,7 @@ pub mod weights;
 /// directory's name) in caret notation, as every message the program writes shows them, so
 /// that no path sends the terminal a control sequence or breaks a message's line.
 pub fn shown(path: &std::path::Path) -> String {
-    path.to_string_lossy()
-        .chars()
-        .map(crate::text::visible)
-        .collect()
+    crate::text::visible_text(&path.to_string_lossy())
 }
 
 /// The system's error as messages put it after a path: `no such file or directory`,

@@ -136,7 +136,7 @@ impl Built {
             .log
             .lines()
             .filter(|l| !l.trim().is_empty())
-            .map(|l| l.chars().map(crate::text::visible).collect())
+            .map(crate::text::visible_text)
             .collect();
         kept[kept.len().saturating_sub(lines)..].join("\n")
     }

@@ -15,6 +15,19 @@ use std::fmt::Write as _;
 /// The most findings a run shows (the rest are counted).
 const SHOWN_FINDINGS: usize = 20;
 
+/// The most runs a page shows: the first failing ones.
+pub const SHOWN_RUNS: usize = 5;
+
+/// The command that runs `command` (a program's command line, as `--run` takes it) on the keys
+/// saved as `keys_file`, refereed: what a page tells a student to type in the program's folder.
+pub fn replay_command(command: &str, keys_file: &str) -> String {
+    format!(
+        "power11 referee --run {} --keys {}",
+        shlex::try_quote(command).unwrap_or_default(),
+        shlex::try_quote(keys_file).unwrap_or_default()
+    )
+}
+
 /// One run a page shows: a failing script or play, what the referee made of it, and how to
 /// replay it.
 pub struct RunShown<'a> {
@@ -248,7 +261,7 @@ fn finding_section(out: &mut String, id: &str, finding: &Finding, keys: &[&str])
         let from = upto.saturating_sub(12);
         let shown: Vec<String> = keys[from..upto]
             .iter()
-            .map(|k| k.chars().map(crate::text::visible).collect())
+            .map(|k| crate::text::visible_text(k))
             .collect();
         let _ = writeln!(
             out,

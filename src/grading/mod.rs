@@ -21,7 +21,7 @@ use crate::referee::grades::{ProgramResult, ScriptResult};
 use crate::referee::{Assignment, Options, SaveBefore};
 use crate::runner::{Ending, Limits, NOBODY};
 use build::{BuildPlan, Built, made_program};
-use feedback::RunShown;
+use feedback::{RunShown, SHOWN_RUNS, replay_command};
 use rubric::Rubric;
 use scoring::{BuildNote, ItemSpec, PlayResult, Standing, StudentGrade, items_of, score};
 use std::fmt::Write as _;
@@ -32,9 +32,6 @@ use std::time::{Duration, Instant};
 
 /// The most failing scripts kept for a student (keys and transcript each).
 const KEPT_FAILURES: usize = 20;
-
-/// The most failing runs a feedback page shows (each of them kept).
-const SHOWN_RUNS: usize = 5;
 
 /// A script's result, and its run when it failed (kept to show).
 type Done = (ScriptResult, Option<Ran>);
@@ -332,17 +329,14 @@ impl Grader<'_> {
                         .get(usize::try_from(k).unwrap_or(usize::MAX))
                         .map(|(_, keys)| keys.as_str()),
                 };
+                let keys_file = format!("script-{:04}.keys", r.script);
                 RunShown {
                     label: label(r.script),
                     keys: keys.unwrap_or(""),
                     report: &r.report,
                     problem: r.problem.as_ref().map(|p| p.words.clone()),
-                    keys_file: format!("script-{:04}.keys", r.script),
-                    replay: format!(
-                        "power11 referee --run {} --keys script-{:04}.keys",
-                        shlex::try_quote(&command).unwrap_or_default(),
-                        r.script
-                    ),
+                    replay: replay_command(&command, &keys_file),
+                    keys_file,
                 }
             })
             .collect();

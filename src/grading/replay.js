@@ -3,7 +3,6 @@
 // Everything from the data is set as text (textContent), never as markup.
 (function () {
   var names = { m: "a move", n: "a new game", u: "undo", r: "resume", s: "save", "-": "" };
-  var replays = [];
 
   function value(e) {
     return e === 0 ? "" : (BigInt(2) ** BigInt(e)).toString();
@@ -166,7 +165,7 @@
 
   document.querySelectorAll("section.replay").forEach(function (section) {
     try {
-      replays.push(new Replay(section));
+      new Replay(section);
     } catch (e) {
       section.hidden = true;
     }

@@ -95,7 +95,7 @@ pub(super) fn section(out: &mut String, number: usize, run: &RunShown<'_>, shown
     let data = Data {
         keys: keys[..count]
             .iter()
-            .map(|k| k.text().chars().map(crate::text::visible).collect())
+            .map(|k| crate::text::visible_text(&k.text()))
             .collect(),
         lines: keys[..count].iter().map(|k| k.line).collect(),
         boards: trace.boards[..boards_used]

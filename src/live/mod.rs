@@ -341,7 +341,7 @@ fn problem_of(run: &Ran) -> Option<RunProblem> {
 fn last_said(stderr: &[u8]) -> Option<String> {
     let text = String::from_utf8_lossy(stderr);
     let line = text.lines().rev().find(|line| !line.trim().is_empty())?;
-    let shown: String = line.trim().chars().map(crate::text::visible).collect();
+    let shown: String = crate::text::visible_text(line.trim());
     Some(match shown.char_indices().nth(200) {
         Some((at, _)) => format!("{}…", &shown[..at]),
         None => shown,

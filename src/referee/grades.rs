@@ -250,7 +250,7 @@ pub fn table(programs: &[ProgramResult]) -> String {
         .unwrap_or(0)
         .clamp(7, 40);
     let shorten = |text: &str| -> String {
-        let visible: String = text.chars().map(crate::text::visible).collect();
+        let visible: String = crate::text::visible_text(text);
         if visible.chars().count() <= width {
             visible
         } else {

@@ -40,11 +40,6 @@ pub(super) enum Reply {
 }
 
 impl Question {
-    /// What is asked.
-    pub fn ask(&self) -> Ask {
-        self.ask
-    }
-
     /// The answer: the player's search, which may take a second.
     pub fn answer(mut self) -> Answer {
         let reply = match self.ask {

@@ -37,6 +37,11 @@ pub fn visible(c: char) -> String {
     }
 }
 
+/// `text` as it can be shown on a terminal or a page: each character as [`visible`] shows it.
+pub fn visible_text(text: &str) -> String {
+    text.chars().map(visible).collect()
+}
+
 /// At most 30 characters of `text`, for messages that quote input, control characters shown
 /// in caret notation (a damaged file must not send the terminal escape sequences).
 pub(crate) fn shorten(text: &str) -> String {

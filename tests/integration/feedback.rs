@@ -36,6 +36,16 @@ fn page_board(table: ElementRef<'_>) -> Vec<String> {
         .collect()
 }
 
+/// A JSON array of strings.
+fn strings(array: &Value) -> Vec<String> {
+    array
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect()
+}
+
 /// A board of the referee's JSON (rows of values), as [`page_board`] reads one.
 fn json_board(rows: &Value) -> Vec<String> {
     rows.as_array()
@@ -138,12 +148,7 @@ fn a_page_shows_each_finding_as_two_boards_and_the_run_key_by_key() {
         .unwrap();
     let data: Value = serde_json::from_str(&data.text().collect::<String>()).unwrap();
     let typed: Vec<String> = keys().split_whitespace().map(str::to_string).collect();
-    let keys: Vec<String> = data["keys"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|k| k.as_str().unwrap().to_string())
-        .collect();
+    let keys = strings(&data["keys"]);
     assert_eq!(keys, typed);
     assert_eq!(data["all"], typed.len());
     let actions = data["actions"].as_str().unwrap();
@@ -449,13 +454,7 @@ fn the_replay_steps_to_a_finding_in_a_real_browser() {
         "{}",
         out["step"]
     );
-    let cells: Vec<String> = out["cells"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_str().unwrap().to_string())
-        .collect();
-    assert_eq!(cells, json_board(&first["printed"]));
+    assert_eq!(strings(&out["cells"]), json_board(&first["printed"]));
     assert!(out["marked"].as_u64().unwrap() > 0, "{out}");
     assert!(
         out["links"]

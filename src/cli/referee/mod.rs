@@ -13,6 +13,7 @@ use super::args::RefereeArgs;
 use super::guard::{self, stopped, stopped_by};
 use super::{StandardOutput, UsageError, Verdict};
 use crate::files::runs::{KeepDir, read_any_text};
+use crate::grading::feedback::{RunShown, replay_command};
 use crate::live::{self, Ran, Setup};
 use crate::model::random::{mix, seeded};
 use crate::referee::grades::{self, ProgramResult, ScriptResult};
@@ -216,11 +217,11 @@ fn one_keys_file(class: &Class<'_>, keys_path: &Path) -> anyhow::Result<()> {
         let transcript = read(transcript_path, MAX_TRANSCRIPT)?;
         let report = referee(keys, &transcript, save.as_deref(), options);
         let shown = crate::files::shown(transcript_path);
-        let candidate = page::Candidate {
+        let candidate = RunShown {
             label: format!("the transcript {shown}"),
             keys,
             report: &report,
-            run: None,
+            problem: None,
             replay: format!(
                 "power11 referee --keys {} {}",
                 shlex::try_quote(&keys_file).unwrap_or_default(),
@@ -229,22 +230,22 @@ fn one_keys_file(class: &Class<'_>, keys_path: &Path) -> anyhow::Result<()> {
             keys_file,
         };
         let result = page::one_result(&shown, &report, None);
-        page::write(args, options, &result, 0.0, &[candidate])?;
+        page::write(args, options, &result, 0.0, vec![candidate])?;
         return print_one(args, &report, None);
     }
     let started = Instant::now();
     let (report, run) = run_and_referee(&class.programs[0], keys, class)?;
-    let candidate = page::Candidate {
+    let candidate = RunShown {
         label: format!("the keys {}", crate::files::shown(keys_path)),
         keys,
         report: &report,
-        run: Some(&run),
-        replay: page::run_command(&args.run[0], &keys_file),
+        problem: page::problem(&run),
+        replay: replay_command(&args.run[0], &keys_file),
         keys_file,
     };
     let result = page::one_result(&args.run[0], &report, Some(&run));
     let seconds = started.elapsed().as_secs_f64();
-    page::write(args, options, &result, seconds, &[candidate])?;
+    page::write(args, options, &result, seconds, vec![candidate])?;
     print_one(args, &report, Some(&run))
 }
 
@@ -360,7 +361,7 @@ fn program_of(command: &str) -> anyhow::Result<Vec<String>> {
 /// `text` (a command as typed) as messages show it: control characters in caret notation, so
 /// that a name holding an escape sequence cannot retitle or clear the grader's terminal.
 fn shown_text(text: &str) -> String {
-    text.chars().map(crate::text::visible).collect()
+    crate::text::visible_text(text)
 }
 
 /// A class's programs, the scripts they all play, and how.
@@ -534,25 +535,25 @@ impl Class<'_> {
         runs: &[Done],
         seconds: f64,
     ) -> anyhow::Result<()> {
-        let candidates: Vec<page::Candidate<'_>> = runs
+        let candidates: Vec<RunShown<'_>> = runs
             .iter()
             .map(|d| {
                 let script = usize::try_from(d.result.script).unwrap_or(0);
                 let keys_file = format!("script-{:04}.keys", d.result.script);
-                page::Candidate {
+                RunShown {
                     label: format!("script {}", d.result.script),
                     keys: self
                         .scripts
                         .get(script)
                         .map_or("", |(_, keys)| keys.as_str()),
                     report: &d.result.report,
-                    run: Some(&d.run),
-                    replay: page::run_command(&self.args.run[0], &keys_file),
+                    problem: page::problem(&d.run),
+                    replay: replay_command(&self.args.run[0], &keys_file),
                     keys_file,
                 }
             })
             .collect();
-        page::write(self.args, &self.options, result, seconds, &candidates)
+        page::write(self.args, &self.options, result, seconds, candidates)
     }
 
     /// Gradescope's and JUnit's files, where asked for.

@@ -3,68 +3,42 @@
 //! failing runs of generated scripts or the runs of a play.
 
 use super::super::args::RefereeArgs;
-use crate::grading::feedback::{self, RunShown};
+use crate::grading::feedback::{self, RunShown, SHOWN_RUNS};
 use crate::live::Ran;
 use crate::referee::grades::{ProgramResult, ScriptResult};
 use crate::referee::{Options, Report};
 use anyhow::Context as _;
 
-/// The most runs a page shows: the first failing ones.
-const SHOWN_RUNS: usize = 5;
-
-/// One run a page may show, before it is known whether it failed.
-pub(super) struct Candidate<'a> {
-    pub label: String,
-    pub keys: &'a str,
-    pub report: &'a Report,
-    pub run: Option<&'a Ran>,
-    /// The name its keys are offered as.
-    pub keys_file: String,
-    pub replay: String,
-}
-
-/// The command that runs `command` (as typed to `--run`) on the keys in `keys_file`.
-pub(super) fn run_command(command: &str, keys_file: &str) -> String {
-    format!(
-        "power11 referee --run {} --keys {}",
-        shlex::try_quote(command).unwrap_or_default(),
-        shlex::try_quote(keys_file).unwrap_or_default()
-    )
-}
-
 /// Writes `--html`'s page, if asked for: `result` graded as the referee grades it, and the
-/// first failing runs of `runs` (every run, where none failed: one passing run shows its
-/// replay).
+/// first failing runs of `runs` (the first runs, where none failed: a passing run shows its
+/// replay too).
 pub(super) fn write(
     args: &RefereeArgs,
     options: &Options,
     result: &ProgramResult,
     seconds: f64,
-    runs: &[Candidate<'_>],
+    runs: Vec<RunShown<'_>>,
 ) -> anyhow::Result<()> {
     let Some(path) = &args.html else {
         return Ok(());
     };
-    let failed = |c: &&Candidate<'_>| !c.report.passed() || c.run.and_then(Ran::problem).is_some();
-    let any_failed = runs.iter().any(|c| failed(&c));
+    let failed = |r: &RunShown<'_>| !r.report.passed() || r.problem.is_some();
+    let any_failed = runs.iter().any(failed);
     let shown: Vec<RunShown<'_>> = runs
-        .iter()
-        .filter(|c| !any_failed || failed(c))
+        .into_iter()
+        .filter(|r| !any_failed || failed(r))
         .take(SHOWN_RUNS)
-        .map(|c| RunShown {
-            label: c.label.clone(),
-            keys: c.keys,
-            report: c.report,
-            problem: c.run.and_then(Ran::problem).map(|p| p.words),
-            keys_file: c.keys_file.clone(),
-            replay: c.replay.clone(),
-        })
         .collect();
     let grade = crate::grading::referee_grade(result, options.assignment, options.strict, seconds);
     let html = feedback::page(&grade, &shown);
     crate::files::save::write_atomic(path, html.as_bytes())
         .with_context(|| format!("--html {}", crate::files::shown(path)))?;
     Ok(())
+}
+
+/// What `run` went wrong with apart from the rules, in words, for a page.
+pub(super) fn problem(run: &Ran) -> Option<String> {
+    run.problem().map(|p| p.words)
 }
 
 /// The result of one transcript or run, as a class of one script.

@@ -6,6 +6,7 @@ use super::super::guard::{stopped, stopped_by};
 use super::super::player::strongest;
 use super::super::{StandardOutput, UsageError};
 use super::{in_words, keep_dir, run_json, setup_of, verdict};
+use crate::grading::feedback::{RunShown, replay_command};
 use crate::live::play::{Goal, Plan, Played, Reached, play};
 use crate::model::rules::Rules;
 use crate::referee::grades::{ProgramResult, ScriptResult};
@@ -95,23 +96,23 @@ pub(super) fn run_play(
         .collect();
     let result = ProgramResult::new(&command, &scripts, scripts.len());
     write_grades(args, options, &result, played.seconds)?;
-    let candidates: Vec<super::page::Candidate<'_>> = played
+    let candidates: Vec<RunShown<'_>> = played
         .runs
         .iter()
         .enumerate()
         .map(|(i, ran)| {
             let keys_file = format!("script-{i:04}.keys");
-            super::page::Candidate {
+            RunShown {
                 label: format!("run {} of the play {} (seed {seed})", i + 1, goal.name()),
                 keys: &ran.keys,
                 report: &ran.report,
-                run: Some(ran),
-                replay: super::page::run_command(&command, &keys_file),
+                problem: super::page::problem(ran),
+                replay: replay_command(&command, &keys_file),
                 keys_file,
             }
         })
         .collect();
-    super::page::write(args, options, &result, played.seconds, &candidates)?;
+    super::page::write(args, options, &result, played.seconds, candidates)?;
     if let Some(signal) = stopped_by() {
         return Err(stopped(signal, "the play so far"));
     }

@@ -119,7 +119,7 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 /// The status message in at most `lines` lines of `width`: wrapped, and shortened with `…`
 /// past them (it never takes the board's room). Control characters show in caret notation.
 fn message_lines(status: &str, width: usize, lines: usize) -> Vec<String> {
-    let shown: String = status.chars().map(crate::text::visible).collect();
+    let shown: String = crate::text::visible_text(status);
     if shown.is_empty() {
         return Vec::new();
     }
