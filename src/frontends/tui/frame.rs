@@ -83,7 +83,8 @@ pub struct Frame {
     cells: Vec<Cell>,
     /// The window was too small: the frame only says so (and game keys wait).
     pub cramped: bool,
-    /// The board's place (column, row, columns, lines), where a game is shown.
+    /// The place of the board's tiles (column, row, columns, lines: the board less its
+    /// margin), where a game is shown.
     pub board: Option<(usize, usize, usize, usize)>,
     /// Each tile's size (columns, lines), where a game is shown.
     pub tile: Option<(usize, usize)>,

@@ -12,6 +12,7 @@
 mod color;
 mod diff;
 mod frame;
+mod glyphs;
 mod keys;
 mod layout;
 mod motion;

@@ -1,10 +1,10 @@
 //! The tiles' colours in each colour mode: the original web game's palette in 24-bit colour,
 //! that palette mapped to 256 colours so that no two values share a background, and a scheme
-//! of its own for the 8 basic colours in which every value differs in (foreground, background,
-//! bold) and no digit is drawn in its background's colour.
+//! of its own for the 8 basic colours whose digits read under every common palette; and the
+//! board's colour behind them in each.
 
 use super::color::{Rgb, contrast, difference, palette_256};
-use crate::text::colours::{MIN_CONTRAST, SHADES, TRUE_BACKGROUNDS, digits_on, shade};
+use crate::text::colours::{BOARD, MIN_CONTRAST, SHADES, TRUE_BACKGROUNDS, digits_on, shade};
 use crossterm::style::Color;
 use std::sync::OnceLock;
 
@@ -138,65 +138,99 @@ pub(super) const BACKGROUNDS_256: [u8; SHADES] = [
     24,
 ];
 
-/// Each shade's digits in 256 colours: the entry nearest (CIEDE2000) to the digits 24-bit
-/// colour would draw on that background ([`digits_on`]) among those that reach
-/// [`MIN_CONTRAST`] with it.
+/// Each shade's digits in 256 colours: [`digits_256_on`] its background.
 fn digits_256() -> &'static [u8; SHADES] {
     static TABLE: OnceLock<[u8; SHADES]> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut table = [0; SHADES];
-        for (digits, &entry) in table.iter_mut().zip(&BACKGROUNDS_256) {
-            let background = palette_256(entry);
-            let wanted = digits_on(background);
-            *digits = (16..=255)
-                .filter(|&i| contrast(palette_256(i), background) >= MIN_CONTRAST)
-                .min_by(|&a, &b| {
-                    difference(palette_256(a), wanted)
-                        .total_cmp(&difference(palette_256(b), wanted))
-                })
-                .expect("black or white reads on any background");
-        }
-        table
-    })
+    TABLE.get_or_init(|| BACKGROUNDS_256.map(digits_256_on))
 }
 
-/// The scheme of the 8 basic colours: (digits, background, bold) for the empty cell, 2 to
-/// 2048 and the values past it, each different, none on black (or the terminal's own
-/// background, which is often black), and every digit at [`MIN_CONTRAST`] or more on xterm's
-/// colours, bold digits in their bright colour as most terminals draw them (black digits are
-/// never bold: bright black is grey). Light backgrounds for small values, red, cyan and
-/// magenta through 1024, green for 2048, blue past it.
+/// The digits on the 256-colour entry `background`: the entry nearest (CIEDE2000) to the
+/// digits 24-bit colour would draw on it ([`digits_on`]) among those that reach
+/// [`MIN_CONTRAST`] with it.
+fn digits_256_on(entry: u8) -> u8 {
+    let background = palette_256(entry);
+    let wanted = digits_on(background);
+    (16..=255)
+        .filter(|&i| contrast(palette_256(i), background) >= MIN_CONTRAST)
+        .min_by(|&a, &b| {
+            difference(palette_256(a), wanted).total_cmp(&difference(palette_256(b), wanted))
+        })
+        .expect("black or white reads on any background")
+}
+
+/// The scheme of the 8 basic colours: (digits, background, bold) for 2 to 2048 and the values
+/// past it. Only ten pairs of digits and tile keep 3:1 under every common palette (xterm,
+/// VGA, GNOME, Tango, Solarized), bold digits bright or not, without black (the terminal's own
+/// background) or yellow (the board's): light tiles for 2 to 8 and 64, red for 16 and 32,
+/// cyan and blue from 128 (512 and 1024 alike, as the web game's golds nearly are), green
+/// for the goal. The empty cell is a hole of the terminal's own background in the board, a
+/// look no tile has.
 fn basic_style(shade: usize) -> TileStyle {
-    use Color::{Black, DarkBlue, DarkCyan, DarkGreen, DarkMagenta, DarkRed, DarkYellow, Grey};
-    const SCHEME: [(Color, Color, bool); SHADES] = [
+    use Color::{Black, DarkBlue, DarkCyan, DarkGreen, DarkRed, Grey};
+    const SCHEME: [(Color, Color, bool); SHADES - 1] = [
         (Black, Grey, false),
-        (DarkBlue, Grey, false),
+        (Black, Grey, true),
         (DarkRed, Grey, false),
-        (Black, DarkYellow, false),
-        (DarkBlue, DarkYellow, false),
+        (Grey, DarkRed, false),
         (Grey, DarkRed, true),
-        (DarkYellow, DarkRed, true),
+        (DarkBlue, Grey, false),
         (Black, DarkCyan, false),
-        (DarkBlue, DarkCyan, false),
-        (Grey, DarkMagenta, true),
-        (Black, DarkMagenta, false),
+        (Grey, DarkBlue, false),
+        (Grey, DarkBlue, true),
+        (Grey, DarkBlue, true),
+        (Black, DarkGreen, false),
+        (Grey, DarkRed, true),
+        (Grey, DarkBlue, false),
+        (Black, DarkCyan, false),
         (Black, DarkGreen, false),
         (Grey, DarkBlue, true),
-        (DarkYellow, DarkBlue, true),
-        (DarkCyan, DarkBlue, true),
-        (DarkGreen, DarkBlue, true),
-        (Black, DarkRed, false),
-        (DarkRed, DarkYellow, false),
-        (DarkBlue, DarkGreen, false),
-        (DarkMagenta, Grey, false),
-        (DarkRed, Grey, true),
+        (Grey, DarkRed, false),
+        (DarkRed, Grey, false),
+        (DarkBlue, Grey, false),
+        (Black, Grey, true),
     ];
-    let (fg, bg, bold) = SCHEME[shade];
+    let Some(&(fg, bg, bold)) = shade.checked_sub(1).and_then(|s| SCHEME.get(s)) else {
+        return TileStyle {
+            fg: None,
+            bg: None,
+            bold: false,
+            reverse: false,
+        };
+    };
     TileStyle {
         fg: Some(fg),
         bg: Some(bg),
         bold,
         reverse: false,
+    }
+}
+
+/// The board's colour in 256 colours: the entry nearest (CIEDE2000) to the web game's board
+/// ([`BOARD`]) that stands apart from every tile's background.
+pub(super) const BOARD_256: u8 = 246;
+
+impl ColorMode {
+    /// How the board behind the tiles is drawn (the gaps between them, its margin), and marks
+    /// on it (the advice's arrows): `None` without colour, where the board is the terminal's
+    /// own background.
+    pub fn board(self) -> Option<TileStyle> {
+        let (fg, bg) = match self {
+            ColorMode::None => return None,
+            ColorMode::Basic => (Color::Black, Color::DarkYellow),
+            ColorMode::Ansi256 => {
+                static DIGITS: OnceLock<u8> = OnceLock::new();
+                let digits = *DIGITS.get_or_init(|| digits_256_on(BOARD_256));
+                (Color::AnsiValue(digits), Color::AnsiValue(BOARD_256))
+            }
+            ColorMode::TrueColor => (rgb(digits_on(BOARD)), rgb(BOARD)),
+        };
+        // Black is never bold on 8 colours: bright black is grey.
+        Some(TileStyle {
+            fg: Some(fg),
+            bg: Some(bg),
+            bold: self != ColorMode::Basic,
+            reverse: false,
+        })
     }
 }
 

@@ -13,7 +13,7 @@ use crate::model::game::Game;
 use crate::model::named::Named;
 use crate::model::rules::Rules;
 use crate::session::{MenuStyle, Screen};
-use crate::text::{cell_width, end_message};
+use crate::text::end_message;
 use std::time::Duration;
 
 /// Everything a frame shows.
@@ -80,16 +80,6 @@ pub fn render(view: &View<'_>, width: usize, height: usize) -> Frame {
             offers_more,
         } => render_game(view, game, best, Some(offers_more), width, height),
     }
-}
-
-/// The widest number a game's board is drawn for: its goal's (2048 where it has none), or
-/// its widest tile's once past it.
-fn digits_of(game: &Game) -> usize {
-    let goal = game
-        .rules()
-        .goal()
-        .map_or(4, |g| tile_value(g).to_string().len());
-    goal.max(cell_width(game.board()))
 }
 
 /// `text` cut into lines of at most `width` characters, at blanks where it can be.
@@ -237,8 +227,9 @@ fn title_line(view: &View<'_>, game: &Game, width: usize) -> String {
     first_fitting(&[long, brief], width)
 }
 
-/// The score line: the score, the best (and that the game does not count toward it), moves.
-fn score_line(view: &View<'_>, game: &Game, best: i128, width: usize) -> String {
+/// The score line: the score, the best (and that the game does not count toward it), and the
+/// moves at its right end, where they fit.
+fn score_line(view: &View<'_>, game: &Game, best: i128, width: usize) -> (String, Option<String>) {
     let score = format!("Score {}", game.score());
     let best = format!("Best {best}");
     let moves = format!("Moves {}", game.undo_depth());
@@ -250,11 +241,13 @@ fn score_line(view: &View<'_>, game: &Game, best: i128, width: usize) -> String 
     let mut full = vec![score.as_str(), best.as_str()];
     full.extend(counted);
     let mut short = full.clone();
-    full.push(moves.as_str());
     if !view.counted {
         short[2] = "(not kept)";
     }
-    first_fitting(&[full, short], width)
+    let left = first_fitting(&[full, short], width);
+    let used = left.chars().count();
+    let right = (used + 3 + moves.len() <= width).then_some(moves);
+    (left, right)
 }
 
 /// A game's frame, or its end's (`end`: whether it offers to play on), or the help alone, or
@@ -268,13 +261,11 @@ fn render_game(
     height: usize,
 ) -> Frame {
     let n = game.board().size();
-    let digits = digits_of(game);
-    let Some(layout) = game_layout(n, digits, width, height) else {
+    let Some(layout) = game_layout(n, width, height) else {
         if view.help {
-            return help_alone(width, height)
-                .unwrap_or_else(|| too_small(view, n, digits, width, height));
+            return help_alone(width, height).unwrap_or_else(|| too_small(view, n, width, height));
         }
-        return too_small(view, n, digits, width, height);
+        return too_small(view, n, width, height);
     };
     let help_below = layout.bottom + 1 + HELP.len() <= height;
     if view.help
@@ -284,11 +275,12 @@ fn render_game(
         return frame;
     }
     let mut frame = Frame::new(width, height);
+    let (first, last) = (layout.cell(0, 0), layout.cell(n - 1, n - 1));
     frame.board = Some((
-        layout.board.0,
-        layout.board.1,
-        layout.board_size.0,
-        layout.board_size.1,
+        first.0,
+        first.1,
+        last.0 + layout.tile.0 - first.0,
+        last.1 + layout.tile.1 - first.1,
     ));
     frame.tile = Some(layout.tile);
     let (left, text_width) = layout.text;
@@ -301,8 +293,12 @@ fn render_game(
         &title[name_end..],
         Style::default(),
     );
-    let score = score_line(view, game, best, text_width);
+    let (score, moves) = score_line(view, game, best, text_width);
     frame.put(left, layout.score, &score, Style::default());
+    if let Some(moves) = moves {
+        let col = left + text_width - moves.len();
+        frame.put(col, layout.score, &moves, Style::default());
+    }
     if let Some((motion, elapsed)) = view.motion
         && let Some(rise) = motion.rise(elapsed)
     {
@@ -325,7 +321,7 @@ fn render_game(
     if let Some(offers_more) = end {
         draw_end(&mut frame, view, game, offers_more, &layout);
     } else {
-        let (left, text_width) = layout.text;
+        let (left, text_width) = layout.lines;
         for (k, line) in message_lines(view.status, text_width, MESSAGE_LINES)
             .iter()
             .enumerate()
@@ -340,7 +336,12 @@ fn render_game(
     }
     if view.help {
         for (k, line) in HELP.iter().enumerate() {
-            frame.put(left, layout.bottom + 1 + k, line, Style::default());
+            frame.put(
+                layout.lines.0,
+                layout.bottom + 1 + k,
+                line,
+                Style::default(),
+            );
         }
     }
     frame
@@ -349,7 +350,7 @@ fn render_game(
 /// The end of a game below its board: what the line game says, the largest tile, moves and
 /// time, and the keys that go on.
 fn draw_end(frame: &mut Frame, view: &View<'_>, game: &Game, offers_more: bool, layout: &Layout) {
-    let (left, text_width) = layout.text;
+    let (left, text_width) = layout.lines;
     let said = end_message(game.status(), game.score()).unwrap_or_default();
     frame.put(left, layout.message, &said, Style::BOLD);
     let largest = tile_value(game.board().max_exponent());
@@ -372,7 +373,12 @@ fn draw_end(frame: &mut Frame, view: &View<'_>, game: &Game, offers_more: bool, 
     } else {
         "Enter (or any key but a move) - the menu"
     };
-    let keys = first_fitting(&[vec![keys], vec!["Enter - the menu"]], text_width);
+    let short = if offers_more {
+        "k: keep playing  n: new  Enter: menu"
+    } else {
+        "Enter - the menu"
+    };
+    let keys = first_fitting(&[vec![keys], vec![short]], text_width);
     frame.put(left, layout.keys, &keys, Style::default());
 }
 
@@ -392,12 +398,12 @@ fn help_alone(width: usize, height: usize) -> Option<Frame> {
 }
 
 /// The frame of a window too small for the board: the status line, then what it needs.
-fn too_small(view: &View<'_>, n: usize, digits: usize, width: usize, height: usize) -> Frame {
+fn too_small(view: &View<'_>, n: usize, width: usize, height: usize) -> Frame {
     debug_assert_eq!(
         KEY_LINES[KEY_LINES.len() - 1].len(),
         super::layout::LEAST_TEXT
     );
-    let (w, h) = least_window(n, digits);
+    let (w, h) = least_window(n);
     let mut text: Vec<String> = message_lines(view.status, width, MESSAGE_LINES);
     if !text.is_empty() {
         text.push(String::new());

@@ -2,6 +2,7 @@
 //! sliding, merged tiles popping, the new tile growing), and the advice's arrow beside it.
 
 use super::frame::{Frame, Style};
+use super::glyphs;
 use super::layout::Layout;
 use super::motion::{Motion, Stage};
 use super::palette::ColorMode;
@@ -44,10 +45,29 @@ impl Place {
     }
 }
 
+/// The number on a tile of exponent `e` in `room` columns: in full where it fits, else short
+/// (`16k`, `128M`: a power of 1024 and its prefix, at most four characters below 2^70, as
+/// `2^70` past it), else cut to the room.
+pub(super) fn number_text(e: u8, room: usize) -> String {
+    const PREFIXES: [&str; 6] = ["k", "M", "G", "T", "P", "E"];
+    let full = tile_value(e).to_string();
+    if full.len() <= room {
+        return full;
+    }
+    let unit = usize::from(e / 10);
+    let short = match PREFIXES.get(unit.wrapping_sub(1)) {
+        Some(prefix) => format!("{}{prefix}", 1u32 << (e % 10)),
+        None => format!("2^{e}"),
+    };
+    short.chars().take(room.max(1)).collect()
+}
+
 /// Draws one tile of exponent `e` (0: an empty cell) at `place`: a block of its colour with
 /// its number on the middle row, centred (half rows above and below it on a three-row tile
-/// of [`Layout::half`]; the upper of the two middle rows on a plain two-line tile).
-fn draw_tile(frame: &mut Frame, colors: ColorMode, e: u8, place: Place) {
+/// of [`Layout::half`]; the upper of the two middle rows on a plain two-line tile), in big
+/// glyphs where `big` and it fits. On a board of colour `board`, half rows are half the
+/// tile's colour and half the board's.
+fn draw_tile(frame: &mut Frame, colors: ColorMode, e: u8, place: Place, big: bool) {
     let Place {
         at,
         size,
@@ -62,20 +82,32 @@ fn draw_tile(frame: &mut Frame, colors: ColorMode, e: u8, place: Place) {
     };
     let half = half && size.1 >= 3;
     if half {
-        // The half rows are the block's colour drawn as a character's: its background where
-        // there is one, else (reverse video) the text's colour.
-        let edge = Style {
-            fg: style.bg,
-            bg: None,
-            bold: false,
-            reverse: false,
-        };
-        let shows = style.bg.is_some() || style.reverse;
+        let board = colors.board().map(Style::from);
         for (row, ch) in [(at.1, '▄'), (at.1 + size.1 - 1, '▀')] {
-            if shows {
-                frame.put(at.0, row, &ch.to_string().repeat(size.0), edge);
-            } else {
-                frame.fill((at.0, row), (size.0, 1), Style::default());
+            match board {
+                // The board's half drawn as a character's colour, the tile's as the
+                // background: this works for a tile of the terminal's own background too.
+                Some(board) => {
+                    let other = if ch == '▄' { '▀' } else { '▄' };
+                    let edge = Style {
+                        fg: board.bg,
+                        bg: style.bg,
+                        bold: false,
+                        reverse: false,
+                    };
+                    frame.put(at.0, row, &other.to_string().repeat(size.0), edge);
+                }
+                // Without colour the block's half is the text's colour, where it is a block.
+                None if style.reverse => {
+                    let edge = Style {
+                        fg: None,
+                        bg: None,
+                        bold: false,
+                        reverse: false,
+                    };
+                    frame.put(at.0, row, &ch.to_string().repeat(size.0), edge);
+                }
+                None => frame.fill((at.0, row), (size.0, 1), Style::default()),
             }
         }
         frame.fill((at.0, at.1 + 1), (size.0, size.1 - 2), block);
@@ -86,8 +118,35 @@ fn draw_tile(frame: &mut Frame, colors: ColorMode, e: u8, place: Place) {
     let text = match e {
         0 if colors == ColorMode::None => ".".to_string(),
         0 => return,
-        _ => tile_value(e).to_string(),
+        _ => number_text(e, size.0.saturating_sub(2)),
     };
+    let room = size.0.saturating_sub(2);
+    let inside = size.1 - 2 * usize::from(half);
+    if big && inside >= glyphs::LINES && e > 0 {
+        let full = tile_value(e).to_string();
+        let shown = [full, number_text(e, 4)]
+            .into_iter()
+            .find(|t| glyphs::width(t) <= room)
+            .and_then(|t| glyphs::big(&t));
+        if let Some(lines) = shown {
+            let col = at.0 + (size.0 - lines[0].chars().count()) / 2;
+            for (k, line) in lines.iter().enumerate() {
+                frame.put(col, middle - 1 + k, line, style);
+            }
+            if mark && !half && middle >= at.1 + 2 {
+                frame.put(
+                    at.0 + (size.0 - 3) / 2,
+                    at.1,
+                    "new",
+                    Style {
+                        bold: false,
+                        ..style
+                    },
+                );
+            }
+            return;
+        }
+    }
     let len = text.chars().count();
     let col = at.0 + size.0.saturating_sub(len) / 2;
     frame.put(col, middle, &text, style);
@@ -114,13 +173,25 @@ fn draw_tile(frame: &mut Frame, colors: ColorMode, e: u8, place: Place) {
 pub(super) fn draw_board(frame: &mut Frame, board: &Board, layout: &Layout, marks: Marks<'_>) {
     let n = board.size();
     let colors = marks.colors;
+    let big = layout.big;
     let stage = marks
         .motion
         .map_or(Stage::Done, |(_, at)| Motion::stage(at));
-    // The empty board under what moves.
+    // The board's colour, then the empty cells on it, under what moves.
+    if let Some(board) = colors.board() {
+        frame.fill(
+            layout.board,
+            layout.board_size,
+            Style {
+                fg: None,
+                bold: false,
+                ..Style::from(board)
+            },
+        );
+    }
     for r in 0..n {
         for c in 0..n {
-            draw_tile(frame, colors, 0, Place::of(layout, (r, c)));
+            draw_tile(frame, colors, 0, Place::of(layout, (r, c)), false);
         }
     }
     match (stage, marks.motion) {
@@ -138,7 +209,7 @@ pub(super) fn draw_board(frame: &mut Frame, board: &Board, layout: &Layout, mark
                     at: (between(from.0, to.0), between(from.1, to.1)),
                     ..Place::of(layout, t.from)
                 };
-                draw_tile(frame, colors, t.exponent, place);
+                draw_tile(frame, colors, t.exponent, place, big);
             }
         }
         (Stage::Pop(grown), Some((motion, _))) => {
@@ -149,7 +220,7 @@ pub(super) fn draw_board(frame: &mut Frame, board: &Board, layout: &Layout, mark
                     if e == 0 || motion.new_cell() == Some((r, c)) || merged.contains(&(r, c)) {
                         continue;
                     }
-                    draw_tile(frame, colors, e, Place::of(layout, (r, c)));
+                    draw_tile(frame, colors, e, Place::of(layout, (r, c)), big);
                 }
             }
             // Merged tiles a size larger (into the gaps around them), while it pops: a
@@ -164,7 +235,7 @@ pub(super) fn draw_board(frame: &mut Frame, board: &Board, layout: &Layout, mark
                     half: false,
                     mark: false,
                 };
-                draw_tile(frame, colors, board.get(r, c), place);
+                draw_tile(frame, colors, board.get(r, c), place, big);
             }
             // The new tile grows from its middle (its middle row alone until it is whole,
             // where its top and bottom are half rows).
@@ -184,7 +255,7 @@ pub(super) fn draw_board(frame: &mut Frame, board: &Board, layout: &Layout, mark
                     half: layout.half,
                     mark: false,
                 };
-                draw_tile(frame, colors, e, place);
+                draw_tile(frame, colors, e, place, big);
             }
         }
         _ => {
@@ -196,24 +267,42 @@ pub(super) fn draw_board(frame: &mut Frame, board: &Board, layout: &Layout, mark
                             mark: marks.new_tile == Some((r, c)),
                             ..Place::of(layout, (r, c))
                         };
-                        draw_tile(frame, colors, e, place);
+                        draw_tile(frame, colors, e, place, big);
                     }
                 }
             }
         }
     }
-    // The advised direction beside the middle row, where there is room.
     if let Some(direction) = marks.advised {
-        let arrow = match direction {
-            Direction::Up => "^",
-            Direction::Down => "v",
-            Direction::Left => "<",
-            Direction::Right => ">",
-        };
-        let (_, row) = layout.cell(n / 2, 0);
-        let col = layout.board.0 + layout.board_size.0 + 2;
-        if col < frame.width {
-            frame.put(col, row + (layout.tile.1 - 1) / 2, arrow, Style::BOLD);
+        draw_arrows(frame, layout, n, colors, direction);
+    }
+}
+
+/// The advice on the board: its arrow in every gap between tiles and in the margins, on each
+/// row of tiles' middle line, in the board's colours.
+fn draw_arrows(frame: &mut Frame, layout: &Layout, n: usize, colors: ColorMode, to: Direction) {
+    let arrow = match to {
+        Direction::Up => "^",
+        Direction::Down => "v",
+        Direction::Left => "<",
+        Direction::Right => ">",
+    };
+    let style = colors.board().map_or(Style::BOLD, Style::from);
+    let (tile, gap, margin) = (layout.tile, layout.gap, layout.margin);
+    let mut columns = Vec::new();
+    if margin.0 > 0 {
+        columns.push(layout.board.0 + (margin.0 - 1) / 2);
+        columns.push(layout.board.0 + layout.board_size.0 - 1 - (margin.0 - 1) / 2);
+    }
+    for c in 0..n.saturating_sub(1) {
+        columns.push(layout.cell(0, c).0 + tile.0 + (gap.0 - 1) / 2);
+    }
+    for r in 0..n {
+        let row = layout.cell(r, 0).1 + (tile.1 - 1) / 2;
+        for &col in &columns {
+            if col < frame.width {
+                frame.put(col, row, arrow, style);
+            }
         }
     }
 }

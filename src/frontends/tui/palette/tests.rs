@@ -1,7 +1,7 @@
 //! The tiles' colours checked by their properties, each computed here: differences
 //! (CIEDE2000), lightness, hues and contrast, in every colour mode.
 
-use super::super::color::{BASIC_8, BRIGHT_8, difference, hue, lab};
+use super::super::color::{PALETTES_8, Palette8, difference, hue, lab};
 use super::*;
 use std::collections::HashSet;
 
@@ -160,35 +160,96 @@ fn truecolor_draws_the_web_games_palette_and_its_own_past_2048_apart_and_not_dar
     assert_eq!(ColorMode::TrueColor.tile(21), ColorMode::TrueColor.tile(12));
 }
 
-/// The colour of one of the 8 basic colours as xterm draws it; bold digits in the bright one.
-fn basic_rgb(color: Option<Color>, bright: bool) -> Rgb {
+/// The colour one of the 8 basic colours takes under `palette`; bold digits in the bright one.
+fn basic_rgb(palette: &Palette8, color: Option<Color>, bright: bool) -> Rgb {
     let code = usize::from(color.and_then(basic_code).expect("a basic colour"));
     if bright {
-        BRIGHT_8[code]
+        palette.2[code]
     } else {
-        BASIC_8[code]
+        palette.1[code]
     }
 }
 
+/// The least contrast of `style`'s digits on its background under any common palette, bold
+/// digits drawn bright or not (many terminals only bolden).
+fn least_contrast_8(style: TileStyle) -> (f64, &'static str) {
+    PALETTES_8
+        .iter()
+        .flat_map(|palette| {
+            [style.bold, false].map(|bright| {
+                let ratio = contrast(
+                    basic_rgb(palette, style.fg, bright),
+                    basic_rgb(palette, style.bg, false),
+                );
+                (ratio, palette.0)
+            })
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .expect("palettes")
+}
+
 #[test]
-fn in_8_colours_every_value_is_a_block_of_its_own_with_readable_digits() {
-    let styles: HashSet<_> = ALL.map(|e| ColorMode::Basic.tile(e)).collect();
-    assert_eq!(styles.len(), SHADES);
-    for e in 0..=40 {
+fn in_8_colours_digits_read_at_3_to_1_under_every_common_palette() {
+    let board = ColorMode::Basic.board().expect("a board colour");
+    for e in 1..=40 {
         let style = ColorMode::Basic.tile(e);
-        // A block on a dark terminal: never black, never the terminal's own background.
+        // A block on a dark terminal: never black, never the terminal's own background,
+        // never the board's colour.
         assert!(
-            style.bg.is_some() && style.bg != Some(Color::Black),
-            "2^{e} has no block"
+            style.bg.is_some() && style.bg != Some(Color::Black) && style.bg != board.bg,
+            "2^{e} has no block of its own"
         );
-        if e > 0 {
-            // As xterm draws them, bold digits bright or not (some terminals only bolden).
-            for bright in [style.bold, false] {
-                let ratio = contrast(basic_rgb(style.fg, bright), basic_rgb(style.bg, false));
-                assert!(ratio >= 3.0, "2^{e} (bright {bright}): {ratio:.2}");
-            }
-        }
+        let (ratio, palette) = least_contrast_8(style);
+        assert!(ratio >= MIN_CONTRAST, "2^{e} under {palette}: {ratio:.2}");
     }
+    // The advice's arrows on the board read too.
+    let (ratio, palette) = least_contrast_8(board);
+    assert!(
+        ratio >= MIN_CONTRAST,
+        "the board under {palette}: {ratio:.2}"
+    );
+}
+
+#[test]
+fn in_8_colours_the_empty_cell_the_board_and_the_goal_have_looks_of_their_own() {
+    let empty = ColorMode::Basic.tile(0);
+    let board = ColorMode::Basic.board().expect("a board colour");
+    for e in 1..=40 {
+        let tile = ColorMode::Basic.tile(e);
+        assert_ne!(tile.bg, empty.bg, "2^{e} looks like an empty cell");
+        assert_ne!(tile.bg, board.bg, "2^{e} looks like the board");
+    }
+    assert_ne!(empty.bg, board.bg);
+    // 2 to 2048: ten looks (512 and 1024 alike), the goal's its own.
+    let looks: HashSet<_> = (1..=11).map(|e| ColorMode::Basic.tile(e)).collect();
+    assert_eq!(looks.len(), 10);
+    let goal = ColorMode::Basic.tile(11);
+    assert!((1..=10).all(|e| ColorMode::Basic.tile(e) != goal));
+}
+
+#[test]
+fn the_board_has_a_colour_of_its_own_in_every_colour_mode() {
+    assert_eq!(ColorMode::None.board(), None);
+    // 24-bit: the web game's board, its marks readable.
+    let board = ColorMode::TrueColor.board().unwrap();
+    assert_eq!(drawn_true(board.bg), BOARD);
+    assert!(contrast(drawn_true(board.fg), BOARD) >= MIN_CONTRAST);
+    // 256 colours: the entry nearest the web game's board apart from every tile.
+    let apart = |entry: u8| {
+        ALL.into_iter().all(|e| {
+            difference(palette_256(entry), drawn_256(ColorMode::Ansi256.tile(e).bg)) >= APART
+        })
+    };
+    assert!(apart(BOARD_256));
+    let chosen = difference(palette_256(BOARD_256), BOARD);
+    for entry in 16..=255u8 {
+        assert!(
+            difference(palette_256(entry), BOARD) >= chosen || !apart(entry),
+            "entry {entry} is nearer and apart"
+        );
+    }
+    let board = ColorMode::Ansi256.board().unwrap();
+    assert!(contrast(drawn_256(board.fg), drawn_256(board.bg)) >= MIN_CONTRAST);
 }
 
 #[test]
