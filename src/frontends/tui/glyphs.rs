@@ -7,9 +7,9 @@ pub(super) const LINES: usize = 3;
 /// The columns one glyph takes; glyphs stand a blank column apart.
 const WIDTH: usize = 3;
 
-/// Each character's pixels, five rows of three (`#` on), for the digits and the short forms'
-/// suffixes ([`super::tiles::number_text`]).
-const FONT: [(char, [&str; 5]); 16] = [
+/// Each character's pixels, five rows of three (`#` on), for the digits, the short forms'
+/// suffixes ([`super::tiles::number_text`]) and the advice's arrows.
+const FONT: [(char, [&str; 5]); 20] = [
     ('0', ["###", "#.#", "#.#", "#.#", "###"]),
     ('1', [".#.", "##.", ".#.", ".#.", "###"]),
     ('2', ["###", "..#", "###", "#..", "###"]),
@@ -26,6 +26,10 @@ const FONT: [(char, [&str; 5]); 16] = [
     ('T', ["###", ".#.", ".#.", ".#.", ".#."]),
     ('P', ["###", "#.#", "###", "#..", "#.."]),
     ('E', ["###", "#..", "##.", "#..", "###"]),
+    ('<', ["..#", ".##", "###", ".##", "..#"]),
+    ('>', ["#..", "##.", "###", "##.", "#.."]),
+    ('^', [".#.", "###", ".#.", ".#.", ".#."]),
+    ('v', [".#.", ".#.", ".#.", "###", ".#."]),
 ];
 
 /// The columns `text` takes in big glyphs.

@@ -274,34 +274,86 @@ pub(super) fn draw_board(frame: &mut Frame, board: &Board, layout: &Layout, mark
         }
     }
     if let Some(direction) = marks.advised {
-        draw_arrows(frame, layout, n, colors, direction);
+        draw_arrows(frame, layout, board, colors, direction);
     }
 }
 
-/// The advice on the board: its arrow in every gap between tiles and in the margins, on each
-/// row of tiles' middle line, in the board's colours.
-fn draw_arrows(frame: &mut Frame, layout: &Layout, n: usize, colors: ColorMode, to: Direction) {
+/// The advice on the board, in the board's colours: its arrow in the gaps and margins across
+/// the way the tiles go (between the columns for left and right, between the rows for up and
+/// down, where there are lines between them); and, where numbers are big, a big arrow in
+/// every empty cell.
+fn draw_arrows(
+    frame: &mut Frame,
+    layout: &Layout,
+    board: &Board,
+    colors: ColorMode,
+    to: Direction,
+) {
+    let n = board.size();
     let arrow = match to {
-        Direction::Up => "^",
-        Direction::Down => "v",
-        Direction::Left => "<",
-        Direction::Right => ">",
+        Direction::Up => '^',
+        Direction::Down => 'v',
+        Direction::Left => '<',
+        Direction::Right => '>',
     };
     let style = colors.board().map_or(Style::BOLD, Style::from);
     let (tile, gap, margin) = (layout.tile, layout.gap, layout.margin);
-    let mut columns = Vec::new();
-    if margin.0 > 0 {
-        columns.push(layout.board.0 + (margin.0 - 1) / 2);
-        columns.push(layout.board.0 + layout.board_size.0 - 1 - (margin.0 - 1) / 2);
-    }
-    for c in 0..n.saturating_sub(1) {
-        columns.push(layout.cell(0, c).0 + tile.0 + (gap.0 - 1) / 2);
-    }
-    for r in 0..n {
-        let row = layout.cell(r, 0).1 + (tile.1 - 1) / 2;
+    // The middle of each strip of board between (and beside) the tiles, along one axis.
+    let strips = |start: usize, size: usize, tile: usize, gap: usize, margin: usize| {
+        let mut at = Vec::new();
+        if margin > 0 {
+            at.push(start + (margin - 1) / 2);
+            at.push(start + size - 1 - (margin - 1) / 2);
+        }
+        if gap > 0 {
+            at.extend((0..n - 1).map(|k| start + margin + k * (tile + gap) + tile + (gap - 1) / 2));
+        }
+        at
+    };
+    let middles = |start: usize, tile: usize, gap: usize, margin: usize| -> Vec<usize> {
+        (0..n)
+            .map(|k| start + margin + k * (tile + gap) + (tile - 1) / 2)
+            .collect()
+    };
+    let across_rows = matches!(to, Direction::Up | Direction::Down) && (gap.1 > 0 || margin.1 > 0);
+    let (rows, columns) = if across_rows {
+        (
+            strips(layout.board.1, layout.board_size.1, tile.1, gap.1, margin.1),
+            middles(layout.board.0, tile.0, gap.0, margin.0),
+        )
+    } else {
+        (
+            middles(layout.board.1, tile.1, gap.1, margin.1),
+            strips(layout.board.0, layout.board_size.0, tile.0, gap.0, margin.0),
+        )
+    };
+    for &row in &rows {
         for &col in &columns {
-            if col < frame.width {
-                frame.put(col, row, arrow, style);
+            if col < frame.width && row < frame.height {
+                frame.put(col, row, &arrow.to_string(), style);
+            }
+        }
+    }
+    let Some(lines) = layout
+        .big
+        .then(|| glyphs::big(&arrow.to_string()))
+        .flatten()
+    else {
+        return;
+    };
+    let empty = Style {
+        bold: false,
+        ..Style::from(colors.tile(0))
+    };
+    for r in 0..n {
+        for c in 0..n {
+            if board.get(r, c) != 0 {
+                continue;
+            }
+            let (col, row) = layout.cell(r, c);
+            let (col, middle) = (col + (tile.0 - 3) / 2, row + (tile.1 - 1) / 2);
+            for (k, line) in lines.iter().enumerate() {
+                frame.put(col, middle - 1 + k, line, empty);
             }
         }
     }

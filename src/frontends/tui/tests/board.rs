@@ -201,3 +201,50 @@ fn numbers_wider_than_their_tile_are_written_short() {
     );
     assert_eq!(super::tiles::number_text(17, 6), "131072");
 }
+
+/// Issue 74: the advice was one plain character beside the board. It is on the board, in
+/// its colours: across the way the tiles go (between columns for left and right, between
+/// rows for up and down), and a big arrow in every empty cell where numbers are big.
+#[test]
+fn the_advice_is_drawn_on_the_board() {
+    let rules = Rules::classic();
+    let g = game(
+        &[vec![2, 0, 0, 0], vec![0; 4], vec![0; 4], vec![0, 0, 0, 4]],
+        rules,
+    );
+    let board = ColorMode::TrueColor.board().unwrap().bg;
+    for (width, height) in [(80, 24), (120, 40)] {
+        for (to, arrow) in [(Direction::Left, '<'), (Direction::Up, '^')] {
+            let mut v = view(
+                Screen::Game { game: &g, best: 0 },
+                &rules,
+                ColorMode::TrueColor,
+            );
+            v.advised = Some(to);
+            let frame = render(&v, width, height);
+            let ((left, top, w, h), (tile_w, tile_h)) = board_place(&frame);
+            let marks: Vec<(usize, usize)> = (top - 1..=top + h)
+                .flat_map(|r| (left - 2..=left + w + 1).map(move |c| (r, c)))
+                .filter(|&(r, c)| frame.cell(r, c).ch == arrow)
+                .collect();
+            // Five strips of board a row (two margins, three gaps), on four rows or columns.
+            assert_eq!(marks.len(), 20, "{to:?} at {width}x{height}");
+            for &(r, c) in &marks {
+                assert_eq!(frame.cell(r, c).style.bg, board, "on the board");
+                let (dr, dc) = ((r + 1 - top) % (tile_h + 1), (c + 2 - left) % (tile_w + 2));
+                if to == Direction::Left {
+                    assert!(dc < 2, "between columns: {r},{c}");
+                } else {
+                    assert_eq!(dr, 0, "between rows: {r},{c}");
+                }
+            }
+            // Big numbers, big arrows: one in each of the 14 empty cells.
+            let big = super::super::glyphs::big(&arrow.to_string()).unwrap();
+            let text = frame.to_text();
+            let count = text.matches(big[0].as_str()).count();
+            if tile_h >= 5 && tile_w >= 17 {
+                assert!(count >= 14, "{to:?} at {width}x{height}:\n{text}");
+            }
+        }
+    }
+}
