@@ -80,7 +80,7 @@ mod tests {
             ]
         );
         assert_eq!(width("2048"), 15);
-        assert!(big("2^9").is_none());
+        assert!(big("2.9").is_none());
         // Every glyph differs from every other.
         let all: Vec<_> = FONT.iter().map(|(c, _)| big(&c.to_string())).collect();
         for (k, one) in all.iter().enumerate() {

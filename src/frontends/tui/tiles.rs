@@ -126,7 +126,7 @@ fn draw_tile(frame: &mut Frame, colors: ColorMode, e: u8, place: Place, big: boo
         let full = tile_value(e).to_string();
         let shown = [full, number_text(e, 4)]
             .into_iter()
-            .find(|t| glyphs::width(t) <= room)
+            .find(|t| glyphs::width(t) <= room && !t.contains('^'))
             .and_then(|t| glyphs::big(&t));
         if let Some(lines) = shown {
             let col = at.0 + (size.0 - lines[0].chars().count()) / 2;
