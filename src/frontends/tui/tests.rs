@@ -154,6 +154,21 @@ fn the_end_screens_say_what_the_line_game_says() {
     .to_text();
     assert!(text.contains("YOU WON WITH A SCORE OF 0\n"), "{text}");
     assert!(text.contains("k - keep playing, n - new game"), "{text}");
+    // Issue 74: at 40x12 the win screen said only "Enter - the menu".
+    let v = view(
+        Screen::End {
+            game: &won,
+            best: 0,
+            offers_more: true,
+        },
+        &rules,
+        ColorMode::None,
+    );
+    let text = render(&v, 40, 12).to_text();
+    assert!(
+        text.contains("k: keep playing  n: new  Enter: menu"),
+        "{text}"
+    );
 }
 
 #[test]
