@@ -133,10 +133,11 @@ fn draw_tile(frame: &mut Frame, colors: ColorMode, e: u8, place: Place, big: boo
             for (k, line) in lines.iter().enumerate() {
                 frame.put(col, middle - 1 + k, line, style);
             }
-            if mark && !half && middle >= at.1 + 2 {
+            // `new` on the line above the glyphs, where it is inside the tile's block.
+            if mark && middle >= at.1 + 2 + usize::from(half) {
                 frame.put(
                     at.0 + (size.0 - 3) / 2,
-                    at.1,
+                    middle - 2,
                     "new",
                     Style {
                         bold: false,

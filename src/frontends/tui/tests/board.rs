@@ -248,3 +248,38 @@ fn the_advice_is_drawn_on_the_board() {
         }
     }
 }
+
+/// The tile that appeared last is marked `new` on tiles with big numbers too, half rows or not.
+#[test]
+fn the_new_tile_is_marked_above_big_numbers() {
+    let rules = Rules::classic();
+    let g = game(
+        &[vec![2, 0, 0, 0], vec![0; 4], vec![0; 4], vec![0, 0, 0, 4]],
+        rules,
+    );
+    for (width, height) in [(120, 40), (200, 60)] {
+        let mut v = view(
+            Screen::Game { game: &g, best: 0 },
+            &rules,
+            ColorMode::TrueColor,
+        );
+        v.new_tile = Some((3, 3));
+        let frame = render(&v, width, height);
+        let ((left, top, w, h), (tile_w, tile_h)) = board_place(&frame);
+        assert!(
+            tile_h >= 5 && tile_w >= 17,
+            "big numbers at {width}x{height}"
+        );
+        let (col, row) = (left + w - tile_w, top + h - tile_h);
+        let middle = row + (tile_h - 1) / 2;
+        let mark: String = (0..3)
+            .map(|k| frame.cell(middle - 2, col + (tile_w - 3) / 2 + k).ch)
+            .collect();
+        assert_eq!(mark, "new", "{width}x{height}");
+        assert_eq!(
+            frame.cell(middle - 2, col).style.bg,
+            frame.cell(middle, col).style.bg,
+            "inside the tile's block"
+        );
+    }
+}
