@@ -76,12 +76,12 @@ impl Kind {
         }
     }
 
-    /// Every kind a window of `height` lines might take, best first where two look as large:
-    /// the tiles that look tallest, then those with a margin, a whole line between rows, half
-    /// rows, two lines, one line.
-    fn all(height: usize) -> Vec<Kind> {
+    /// Every kind of tiles up to `tallest` lines high (and three-line ones), best first where
+    /// two look as large: the tiles that look tallest, then those with a margin, a whole line
+    /// between rows, half rows, two lines, one line.
+    fn all(tallest: usize) -> Vec<Kind> {
         let mut kinds = vec![Kind::Two, Kind::One { gap: true }, Kind::One { gap: false }];
-        for lines in (3..=height.max(3)).step_by(2) {
+        for lines in (3..=tallest.max(3)).step_by(2) {
             kinds.push(Kind::Full {
                 lines,
                 margin: true,
@@ -164,7 +164,7 @@ pub(super) fn game_layout(n: usize, width: usize, height: usize) -> Option<Layou
     // The tiles that look largest (width by the lines they look high), never taller than
     // wide: the first of the best at that size.
     let mut best: Option<(usize, Layout)> = None;
-    for kind in Kind::all(room) {
+    for kind in Kind::all(room / n) {
         let Some(layout) = layout_of(kind, n, width, room) else {
             continue;
         };
