@@ -369,8 +369,8 @@ fn best_never_drops_on_undo_and_games_not_played_by_hand_from_a_start_are_not_ke
 /// The board's own colour behind the tiles, in 256 colours.
 const BOARD_256: vt100::Color = vt100::Color::Idx(246);
 
-/// Whether `cell` is part of a tile (an empty cell's included): a background of its own, not
-/// the terminal's and not the board's (in 256 colours or 8).
+/// Whether `cell` is part of a tile (in 256 colours an empty cell's too): a background of its
+/// own, not the terminal's and not the board's (in 256 colours or 8).
 fn on_a_tile(cell: &vt100::Cell) -> bool {
     !matches!(
         cell.bgcolor(),

@@ -257,8 +257,10 @@ pub(super) fn on_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, key: KeyEv
         return true;
     }
     // Nothing is played blind in a window too small to show the board; what shrinks the
-    // screen (closing the help), undoes, saves or leaves still works there.
-    if ui.cramped && !matches!(c, Some('q' | 's' | '?' | 'b')) && key.code != KeyCode::Backspace {
+    // screen (closing the help), undoes a game's move, saves or leaves still works there.
+    let undo = matches!(c, Some('b')) || key.code == KeyCode::Backspace;
+    let in_game = matches!(session.screen(), Screen::Game { .. });
+    if ui.cramped && !matches!(c, Some('q' | 's' | '?')) && !(undo && in_game) {
         return true;
     }
     // `q` and `n` drop unsaved moves only when pressed twice.

@@ -189,7 +189,7 @@ fn layout_of(kind: Kind, n: usize, width: usize, room: usize) -> Option<Layout> 
     if tile_width < LEAST_TILE.max(2 * looks - 1) {
         return None;
     }
-    let board_size = (n * tile_width + (n - 1) * gap.0 + 2 * margin.0, board_lines);
+    let board_size = (board_width(n, tile_width, gap.0, margin.0), board_lines);
     let spare = room - board_lines;
     // A blank line under the score line and one above the message, where there is room.
     let (above, below) = (usize::from(spare >= 1), usize::from(spare >= 2));
@@ -219,14 +219,16 @@ fn layout_of(kind: Kind, n: usize, width: usize, room: usize) -> Option<Layout> 
 /// The smallest window a board of `n` x `n` plays in (columns, lines): one-line tiles of
 /// [`LEAST_TILE`] with no line between them, and the shortest key line.
 pub(super) fn least_window(n: usize) -> (usize, usize) {
-    let ((_, _), (gap, margin)) = (
-        Kind::One { gap: false }.lines(),
-        Kind::One { gap: false }.spacing(),
-    );
+    let (gap, margin) = Kind::One { gap: false }.spacing();
     (
-        (n * LEAST_TILE + (n - 1) * gap.0 + 2 * margin.0).max(LEAST_TEXT),
+        board_width(n, LEAST_TILE, gap.0, margin.0).max(LEAST_TEXT),
         n + FIXED_LINES,
     )
+}
+
+/// The columns a board of `n` tiles a row takes, its gaps and margin included.
+fn board_width(n: usize, tile: usize, gap: usize, margin: usize) -> usize {
+    n * tile + (n - 1) * gap + 2 * margin
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ pub enum ColorMode {
     /// are told apart by their numbers.
     None,
     /// The 8 colours every colour terminal has (`TERM=xterm`, `linux`, `screen`): a scheme of
-    /// its own, in which every value differs in digits, background or bold.
+    /// its own whose digits read under every common palette, the goal a look of its own.
     Basic,
     /// The 256-colour palette (`TERM=xterm-256color`, `tmux-256color`, ...).
     Ansi256,
@@ -163,7 +163,7 @@ fn digits_256_on(entry: u8) -> u8 {
 /// VGA, GNOME, Tango, Solarized), bold digits bright or not, without black (the terminal's own
 /// background) or yellow (the board's): light tiles for 2 to 8 and 64, red for 16 and 32,
 /// cyan and blue from 128 (512 and 1024 alike, as the web game's golds nearly are), green
-/// for the goal. The empty cell is a hole of the terminal's own background in the board, a
+/// for the goal and no other value; past it the other looks come round again. The empty cell is a hole of the terminal's own background in the board, a
 /// look no tile has.
 fn basic_style(shade: usize) -> TileStyle {
     use Color::{Black, DarkBlue, DarkCyan, DarkGreen, DarkRed, Grey};
@@ -182,12 +182,12 @@ fn basic_style(shade: usize) -> TileStyle {
         (Grey, DarkRed, true),
         (Grey, DarkBlue, false),
         (Black, DarkCyan, false),
-        (Black, DarkGreen, false),
         (Grey, DarkBlue, true),
         (Grey, DarkRed, false),
         (DarkRed, Grey, false),
         (DarkBlue, Grey, false),
         (Black, Grey, true),
+        (Black, Grey, false),
     ];
     let Some(&(fg, bg, bold)) = shade.checked_sub(1).and_then(|s| SCHEME.get(s)) else {
         return TileStyle {

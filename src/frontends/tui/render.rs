@@ -29,7 +29,7 @@ pub struct View<'a> {
     pub new_tile: Option<(usize, usize)>,
     /// The status line (messages, advice).
     pub status: &'a str,
-    /// The advised direction, drawn beside the board.
+    /// The advised direction, its arrows drawn on the board.
     pub advised: Option<Direction>,
     /// Whether the computer is playing.
     pub autoplay: bool,

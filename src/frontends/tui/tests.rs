@@ -549,6 +549,7 @@ fn undo_save_and_quit_work_on_a_screen_too_small_for_the_board() {
     assert_eq!(depth(&session), 0);
     ui.cramped = false;
     assert!(on_key(&mut session, &mut ui, key(KeyCode::Left)));
+    assert_eq!(depth(&session), 1);
     ui.cramped = true;
     assert!(on_key(&mut session, &mut ui, key(KeyCode::Backspace)));
     assert_eq!(depth(&session), 0, "undone with Backspace");

@@ -1,5 +1,6 @@
 //! The board drawn into a frame: its tiles at rest, or a frame of a move's motion (tiles
-//! sliding, merged tiles popping, the new tile growing), and the advice's arrow beside it.
+//! sliding, merged tiles popping, the new tile growing) on the board's colour, and the
+//! advice's arrows on the board.
 
 use super::frame::{Frame, Style};
 use super::glyphs;
@@ -19,7 +20,7 @@ pub(super) struct Marks<'a> {
     pub(super) motion: Option<(&'a Motion, Duration)>,
     /// The cell of the tile that appeared last, marked `new` (or `*`).
     pub(super) new_tile: Option<(usize, usize)>,
-    /// The advised direction, an arrow beside the board's middle row.
+    /// The advised direction, its arrows drawn on the board.
     pub(super) advised: Option<Direction>,
 }
 
@@ -34,6 +35,28 @@ struct Place {
 }
 
 impl Place {
+    /// The place of the merged tile in row `r`, column `c` while it pops: a column larger
+    /// each side and a line larger above and below (into the gaps), never past the board.
+    fn popped(layout: &Layout, (r, c): (usize, usize)) -> Place {
+        let (col, row) = layout.cell(r, c);
+        let (w, h) = layout.tile;
+        let grow = (layout.gap.0.min(1), layout.gap.1.min(1));
+        let start = (
+            col.saturating_sub(grow.0).max(layout.board.0),
+            row.saturating_sub(grow.1).max(layout.board.1),
+        );
+        let end = (
+            (col + w + grow.0).min(layout.board.0 + layout.board_size.0),
+            (row + h + grow.1).min(layout.board.1 + layout.board_size.1),
+        );
+        Place {
+            at: start,
+            size: (end.0 - start.0, end.1 - start.1),
+            half: false,
+            mark: false,
+        }
+    }
+
     /// The place of the tile in row `r`, column `c` of `layout`, at rest.
     fn of(layout: &Layout, (r, c): (usize, usize)) -> Place {
         Place {
@@ -47,7 +70,7 @@ impl Place {
 
 /// The number on a tile of exponent `e` in `room` columns: in full where it fits, else short
 /// (`16k`, `128M`: a power of 1024 and its prefix, at most four characters below 2^70, as
-/// `2^70` past it), else cut to the room.
+/// `2^70` to `2^99` past it), else cut to the room with `…` (never a shorter number).
 pub(super) fn number_text(e: u8, room: usize) -> String {
     const PREFIXES: [&str; 6] = ["k", "M", "G", "T", "P", "E"];
     let full = tile_value(e).to_string();
@@ -59,7 +82,12 @@ pub(super) fn number_text(e: u8, room: usize) -> String {
         Some(prefix) => format!("{}{prefix}", 1u32 << (e % 10)),
         None => format!("2^{e}"),
     };
-    short.chars().take(room.max(1)).collect()
+    if short.chars().count() <= room {
+        return short;
+    }
+    let mut cut: String = short.chars().take(room.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
 }
 
 /// Draws one tile of exponent `e` (0: an empty cell) at `place`: a block of its colour with
@@ -225,18 +253,16 @@ pub(super) fn draw_board(frame: &mut Frame, board: &Board, layout: &Layout, mark
                 }
             }
             // Merged tiles a size larger (into the gaps around them), while it pops: a
-            // column each side, and a line each side (half rows drawn whole: half a line).
+            // column each side, and a line each side (half rows drawn whole: half a line),
+            // never past the board's edge.
             for (r, c) in merged {
-                let (col, row) = layout.cell(r, c);
-                let (w, h) = layout.tile;
-                let grow = (layout.gap.0.min(1), layout.gap.1.min(1));
-                let place = Place {
-                    at: (col.saturating_sub(grow.0), row.saturating_sub(grow.1)),
-                    size: (w + 2 * grow.0, h + 2 * grow.1),
-                    half: false,
-                    mark: false,
-                };
-                draw_tile(frame, colors, board.get(r, c), place, big);
+                draw_tile(
+                    frame,
+                    colors,
+                    board.get(r, c),
+                    Place::popped(layout, (r, c)),
+                    big,
+                );
             }
             // The new tile grows from its middle (its middle row alone until it is whole,
             // where its top and bottom are half rows).

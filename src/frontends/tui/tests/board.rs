@@ -173,14 +173,28 @@ fn merges_to_the_largest_tiles_never_move_or_resize_the_board() {
                 assert_eq!(g.board().get(0, 0), e, "merged");
                 let (now, frame) = place(&g);
                 assert_eq!(now, still, "{n}x{n} at {width}x{height}, 2^{e}");
-                // The number is there, in full or short (16k), or in big glyphs.
-                let text = frame.to_text();
+                // The merged tile shows its number: in full or short (16k), in small
+                // characters or big glyphs.
+                let ((left, top, _, _), (tile_w, tile_h)) = now;
+                let tile: Vec<String> = (top..top + tile_h)
+                    .map(|r| (left..left + tile_w).map(|c| frame.cell(r, c).ch).collect())
+                    .collect();
                 let value = (1u64 << e).to_string();
                 let short = super::tiles::number_text(e, 4);
+                let shows = |t: &str| {
+                    tile.iter().any(|line| line.trim() == t)
+                        || super::glyphs::big(t).is_some_and(|big| {
+                            tile.windows(3).any(|three| {
+                                three
+                                    .iter()
+                                    .zip(&big)
+                                    .all(|(line, g)| line.trim() == g.trim())
+                            })
+                        })
+                };
                 assert!(
-                    frame.board.is_some()
-                        && (text.contains(&value) || text.contains(&short) || text.contains('█')),
-                    "2^{e} at {width}x{height}:\n{text}"
+                    shows(&value) || shows(&short),
+                    "2^{e} at {width}x{height}: {tile:?}"
                 );
             }
         }
@@ -200,6 +214,11 @@ fn numbers_wider_than_their_tile_are_written_short() {
         ]
     );
     assert_eq!(super::tiles::number_text(17, 6), "131072");
+    // Past the prefixes, a power; where even that is too wide, cut with a mark (never a
+    // shorter number: 2^100 is not 2^10).
+    assert_eq!(super::tiles::number_text(99, 4), "2^99");
+    assert_eq!(super::tiles::number_text(100, 4), "2^1…");
+    assert_eq!(super::tiles::number_text(127, 5), "2^127");
 }
 
 /// Issue 74: the advice was one plain character beside the board. It is on the board, in
@@ -238,12 +257,15 @@ fn the_advice_is_drawn_on_the_board() {
                     assert_eq!(dr, 0, "between rows: {r},{c}");
                 }
             }
-            // Big numbers, big arrows: one in each of the 14 empty cells.
-            let big = super::super::glyphs::big(&arrow.to_string()).unwrap();
+            // Big numbers (at 120x40), big arrows: one in each of the 14 empty cells.
+            let big = super::glyphs::big(&arrow.to_string()).unwrap();
             let text = frame.to_text();
             let count = text.matches(big[0].as_str()).count();
-            if tile_h >= 5 && tile_w >= 17 {
+            assert_eq!(tile_h >= 5 && tile_w >= 17, width == 120);
+            if width == 120 {
                 assert!(count >= 14, "{to:?} at {width}x{height}:\n{text}");
+            } else {
+                assert_eq!(count, 0);
             }
         }
     }
@@ -270,6 +292,8 @@ fn the_new_tile_is_marked_above_big_numbers() {
             tile_h >= 5 && tile_w >= 17,
             "big numbers at {width}x{height}"
         );
+        let half = super::layout::game_layout(4, width, height).unwrap().half;
+        assert_eq!(half, width == 200, "half rows at 200x60 only");
         let (col, row) = (left + w - tile_w, top + h - tile_h);
         let middle = row + (tile_h - 1) / 2;
         let mark: String = (0..3)
@@ -281,5 +305,47 @@ fn the_new_tile_is_marked_above_big_numbers() {
             frame.cell(middle, col).style.bg,
             "inside the tile's block"
         );
+    }
+}
+
+/// No frame of a move's motion draws outside the board's rows: a merged tile pops into the
+/// gaps and margin, never onto the score line or the message (at 40x12 the board has no
+/// margin above or below).
+#[test]
+fn a_move_in_motion_stays_on_the_board() {
+    use super::motion::{Motion, SCHEDULE};
+    let rules = Rules::classic();
+    for rows in [
+        [vec![2, 2, 0, 0], vec![0; 4], vec![0; 4], vec![0; 4]],
+        [vec![0; 4], vec![0; 4], vec![0; 4], vec![4, 4, 0, 0]],
+    ] {
+        let before = Board::from_values(&rows).unwrap();
+        let mut after = before.slide(Direction::Left).unwrap().0;
+        after.set(1, 3, 1);
+        let g = Game::from_board(rules, after);
+        let motion = Motion::new(&before, Direction::Left, &after, 4).unwrap();
+        for (width, height) in [(40, 12), (60, 20), (80, 24)] {
+            let mut v = view(
+                Screen::Game { game: &g, best: 0 },
+                &rules,
+                ColorMode::TrueColor,
+            );
+            let rest = render(&v, width, height);
+            let layout = super::layout::game_layout(4, width, height).unwrap();
+            let board_rows = layout.board.1..layout.board.1 + layout.board_size.1;
+            for &at in &SCHEDULE {
+                v.motion = Some((&motion, at));
+                let frame = render(&v, width, height);
+                for r in (0..height).filter(|r| !board_rows.contains(r)) {
+                    for c in 0..width {
+                        assert_eq!(
+                            frame.cell(r, c).style.bg,
+                            rest.cell(r, c).style.bg,
+                            "{width}x{height} at {at:?}: row {r}, column {c}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }
