@@ -257,10 +257,14 @@ pub(super) fn on_key<S: Store>(session: &mut Session<S>, ui: &mut Ui, key: KeyEv
         return true;
     }
     // Nothing is played blind in a window too small to show the board; what shrinks the
-    // screen (closing the help), undoes a game's move, saves or leaves still works there.
+    // screen (closing the help), undoes a game's move, saves or leaves (the end of a game
+    // with Enter, which its note says) still works there.
     let undo = matches!(c, Some('b')) || key.code == KeyCode::Backspace;
     let in_game = matches!(session.screen(), Screen::Game { .. });
-    if ui.cramped && !matches!(c, Some('q' | 's' | '?')) && !(undo && in_game) {
+    let leaves_the_end =
+        key.code == KeyCode::Enter && matches!(session.screen(), Screen::End { .. });
+    let acts_unseen = matches!(c, Some('q' | 's' | '?')) || (undo && in_game) || leaves_the_end;
+    if ui.cramped && !acts_unseen {
         return true;
     }
     // `q` and `n` drop unsaved moves only when pressed twice.

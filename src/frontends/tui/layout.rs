@@ -14,6 +14,10 @@ pub(super) const MESSAGE_LINES: usize = 2;
 /// The narrowest text column: the shortest key line.
 pub(super) const LEAST_TEXT: usize = 36;
 
+/// The narrowest the title and score line are: the short title (`Power-11 3x3`) and a
+/// score and best of six digits each, where the board is narrower.
+const LEAST_TITLE: usize = 26;
+
 /// The widest the message and key lines are, where the board is narrower.
 const TEXT_WIDTH: usize = 80;
 
@@ -196,7 +200,7 @@ fn layout_of(kind: Kind, n: usize, width: usize, room: usize) -> Option<Layout> 
     let top = (spare - above - below) / 2;
     let board_row = top + 2 + above;
     let message = board_row + board_lines + below;
-    let text_width = board_size.0.max(LEAST_TEXT);
+    let text_width = board_size.0.max(LEAST_TITLE);
     let lines_width = width.min(TEXT_WIDTH.max(board_size.0));
     Some(Layout {
         tile: (tile_width, rows),

@@ -262,10 +262,17 @@ fn render_game(
 ) -> Frame {
     let n = game.board().size();
     let Some(layout) = game_layout(n, width, height) else {
-        if view.help {
-            return help_alone(width, height).unwrap_or_else(|| too_small(view, n, width, height));
+        if view.help
+            && let Some(frame) = help_alone(width, height)
+        {
+            return frame;
         }
-        return too_small(view, n, width, height);
+        // A game's end is said even where its board does not fit.
+        let ended = end.map(|_| {
+            let said = end_message(game.status(), game.score()).unwrap_or_default();
+            format!("{said} Enter: the menu.")
+        });
+        return too_small(ended.as_deref().unwrap_or(view.status), n, width, height);
     };
     let help_below = layout.bottom + 1 + HELP.len() <= height;
     if view.help
@@ -398,13 +405,13 @@ fn help_alone(width: usize, height: usize) -> Option<Frame> {
 }
 
 /// The frame of a window too small for the board: the status line, then what it needs.
-fn too_small(view: &View<'_>, n: usize, width: usize, height: usize) -> Frame {
+fn too_small(status: &str, n: usize, width: usize, height: usize) -> Frame {
     debug_assert_eq!(
         KEY_LINES[KEY_LINES.len() - 1].len(),
         super::layout::LEAST_TEXT
     );
     let (w, h) = least_window(n);
-    let mut text: Vec<String> = message_lines(view.status, width, MESSAGE_LINES);
+    let mut text: Vec<String> = message_lines(status, width, MESSAGE_LINES);
     if !text.is_empty() {
         text.push(String::new());
     }

@@ -560,3 +560,73 @@ fn undo_save_and_quit_work_on_a_screen_too_small_for_the_board() {
 }
 
 mod board;
+
+/// A game that ends while the window is too small for its board says so there, and Enter
+/// leaves it for the menu, as on the end screen.
+#[test]
+fn a_game_s_end_is_said_and_left_on_a_screen_too_small_for_the_board() {
+    let rules = Rules::power11(3).unwrap();
+    let lost = game(&[vec![2, 4, 2], vec![4, 2, 4], vec![2, 4, 2]], rules);
+    let v = view(
+        Screen::End {
+            game: &lost,
+            best: 0,
+            offers_more: false,
+        },
+        &rules,
+        ColorMode::None,
+    );
+    let frame = render(&v, 30, 8);
+    assert!(frame.cramped);
+    let text = frame.to_text();
+    assert!(text.starts_with("YOU LOST! Enter: the menu.\n"), "{text}");
+    // One move from 512 wins the mini game; the window shrinks; Enter leaves the end.
+    let mut session = mini_session(&[vec![256, 256, 0], vec![0; 3], vec![0; 3]]);
+    let mut ui = Ui::default();
+    assert!(on_key(&mut session, &mut ui, key(KeyCode::Left)));
+    assert!(matches!(session.screen(), Screen::End { .. }));
+    ui.cramped = true;
+    assert!(on_key(&mut session, &mut ui, key(KeyCode::Char('b'))));
+    assert!(
+        matches!(session.screen(), Screen::End { .. }),
+        "b is no undo here"
+    );
+    assert!(on_key(&mut session, &mut ui, key(KeyCode::Enter)));
+    assert!(matches!(session.screen(), Screen::Menu));
+}
+
+/// The title and score line are the board's width wherever the board is wide enough for
+/// them: a 3x3 board at 40x12 as much as a 4x4 at 100x30.
+#[test]
+fn the_title_and_score_line_span_the_board() {
+    for (rules, width, height) in [
+        (Rules::mini(), 40, 12),
+        (Rules::power11(4).unwrap(), 36, 9),
+        (Rules::power11(4).unwrap(), 100, 30),
+    ] {
+        let n = rules.size();
+        let mut rows = vec![vec![0u64; n]; n];
+        rows[0][0] = 2;
+        let g = game(&rows, rules);
+        let frame = render(
+            &view(
+                Screen::Game { game: &g, best: 96 },
+                &rules,
+                ColorMode::TrueColor,
+            ),
+            width,
+            height,
+        );
+        let layout = super::layout::game_layout(n, width, height).unwrap();
+        let (left, right) = (layout.board.0, layout.board.0 + layout.board_size.0);
+        for row in [layout.title, layout.score] {
+            let text = frame.row_text(row);
+            let start = text.len() - text.trim_start().len();
+            assert_eq!(start, left, "{n}x{n} at {width}x{height}: {text:?}");
+            assert!(
+                text.trim_end().len() <= right,
+                "{n}x{n} at {width}x{height}: {text:?}"
+            );
+        }
+    }
+}
