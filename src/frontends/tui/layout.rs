@@ -148,6 +148,16 @@ pub(super) struct Layout {
 }
 
 impl Layout {
+    /// The place of the tiles (column, row, columns, lines): the board less its margin.
+    pub(super) fn tiles(&self) -> (usize, usize, usize, usize) {
+        (
+            self.board.0 + self.margin.0,
+            self.board.1 + self.margin.1,
+            self.board_size.0 - 2 * self.margin.0,
+            self.board_size.1 - 2 * self.margin.1,
+        )
+    }
+
     /// The top left corner of the tile in row `r`, column `c` (column, row).
     pub(super) fn cell(&self, r: usize, c: usize) -> (usize, usize) {
         (
@@ -273,7 +283,13 @@ mod tests {
                         l.text.0 <= l.board.0 && l.board.0 + l.board_size.0 <= l.text.0 + l.text.1
                     );
                     assert!(l.score < l.board.1 && l.board.1 + l.board_size.1 <= l.message);
+                    let (left, top, w, h) = l.tiles();
+                    assert_eq!((left, top), l.cell(0, 0));
                     let (last_col, last_row) = l.cell(n - 1, n - 1);
+                    assert_eq!(
+                        (last_col + l.tile.0, last_row + l.tile.1),
+                        (left + w, top + h)
+                    );
                     assert_eq!(last_col + l.tile.0 + l.margin.0, l.board.0 + l.board_size.0);
                     assert_eq!(last_row + l.tile.1 + l.margin.1, l.board.1 + l.board_size.1);
                     assert!(l.tile.0 >= LEAST_TILE);

@@ -282,13 +282,7 @@ fn render_game(
         return frame;
     }
     let mut frame = Frame::new(width, height);
-    let (first, last) = (layout.cell(0, 0), layout.cell(n - 1, n - 1));
-    frame.board = Some((
-        first.0,
-        first.1,
-        last.0 + layout.tile.0 - first.0,
-        last.1 + layout.tile.1 - first.1,
-    ));
+    frame.board = Some(layout.tiles());
     frame.tile = Some(layout.tile);
     let (left, text_width) = layout.text;
     let title = title_line(view, game, text_width);

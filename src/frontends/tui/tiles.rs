@@ -90,111 +90,88 @@ pub(super) fn number_text(e: u8, room: usize) -> String {
     cut
 }
 
-/// Draws one tile of exponent `e` (0: an empty cell) at `place`: a block of its colour with
-/// its number on the middle row, centred (half rows above and below it on a three-row tile
-/// of [`Layout::half`]; the upper of the two middle rows on a plain two-line tile), in big
-/// glyphs where `big` and it fits. On a board of colour `board`, half rows are half the
-/// tile's colour and half the board's.
+/// Draws one tile of exponent `e` (0: an empty cell) at `place`: its block, then its number
+/// on the middle row, centred (the upper of the two middle rows on a plain two-line tile), in
+/// big glyphs on the middle three where `big` and they fit, `new` on the line above it where
+/// that line is inside the block (else `*` after it).
 fn draw_tile(frame: &mut Frame, colors: ColorMode, e: u8, place: Place, big: bool) {
-    let Place {
-        at,
-        size,
-        half,
-        mark,
-    } = place;
     let style = Style::from(colors.tile(e));
+    let half = draw_block(frame, colors, style, place);
+    let Place { at, size, mark, .. } = place;
+    let room = size.0.saturating_sub(2);
+    let middle = at.1 + (size.1 - 1) / 2;
+    let lines: Vec<String> = match e {
+        0 if colors == ColorMode::None => vec![".".to_string()],
+        0 => return,
+        _ => big
+            .then(|| big_number(e, room))
+            .flatten()
+            .filter(|_| size.1 - 2 * usize::from(half) >= glyphs::LINES)
+            .map_or_else(|| vec![number_text(e, room)], Vec::from),
+    };
+    let top = middle + 1 - lines.len().div_ceil(2);
+    let len = lines[0].chars().count();
+    let col = at.0 + size.0.saturating_sub(len) / 2;
+    for (k, line) in lines.iter().enumerate() {
+        frame.put(col, top + k, line, style);
+    }
+    if mark {
+        if top > at.1 + usize::from(half) {
+            let plain = Style {
+                bold: false,
+                ..style
+            };
+            frame.put(at.0 + (size.0 - 3) / 2, top - 1, "new", plain);
+        } else if col + len < at.0 + size.0 {
+            frame.put(col + len, middle, "*", style);
+        }
+    }
+}
+
+/// The number of `e` in big glyphs within `room` columns: in full, else short, if either fits.
+fn big_number(e: u8, room: usize) -> Option<[String; glyphs::LINES]> {
+    [tile_value(e).to_string(), number_text(e, 4)]
+        .into_iter()
+        .find(|t| glyphs::width(t) <= room)
+        .and_then(|t| glyphs::big(&t))
+}
+
+/// Draws the block of a tile drawn in `style` at `place`; returns whether its top and bottom
+/// rows are half rows ([`Layout::half`], on tiles of three rows or more). On a board of its
+/// own colour a half row is half the tile's colour and half the board's.
+fn draw_block(frame: &mut Frame, colors: ColorMode, style: Style, place: Place) -> bool {
+    let Place { at, size, .. } = place;
     let block = Style {
         fg: None,
         bold: false,
         ..style
     };
-    let half = half && size.1 >= 3;
-    if half {
-        let board = colors.board().map(Style::from);
-        for (row, ch) in [(at.1, '▄'), (at.1 + size.1 - 1, '▀')] {
-            match board {
-                // The board's half drawn as a character's colour, the tile's as the
-                // background: this works for a tile of the terminal's own background too.
-                Some(board) => {
-                    let other = if ch == '▄' { '▀' } else { '▄' };
-                    let edge = Style {
-                        fg: board.bg,
-                        bg: style.bg,
-                        bold: false,
-                        reverse: false,
-                    };
-                    frame.put(at.0, row, &other.to_string().repeat(size.0), edge);
-                }
-                // Without colour the block's half is the text's colour, where it is a block.
-                None if style.reverse => {
-                    let edge = Style {
-                        fg: None,
-                        bg: None,
-                        bold: false,
-                        reverse: false,
-                    };
-                    frame.put(at.0, row, &ch.to_string().repeat(size.0), edge);
-                }
-                None => frame.fill((at.0, row), (size.0, 1), Style::default()),
-            }
-        }
-        frame.fill((at.0, at.1 + 1), (size.0, size.1 - 2), block);
-    } else {
+    let half = place.half && size.1 >= 3;
+    if !half {
         frame.fill(at, size, block);
+        return false;
     }
-    let middle = at.1 + (size.1 - 1) / 2;
-    let text = match e {
-        0 if colors == ColorMode::None => ".".to_string(),
-        0 => return,
-        _ => number_text(e, size.0.saturating_sub(2)),
-    };
-    let room = size.0.saturating_sub(2);
-    let inside = size.1 - 2 * usize::from(half);
-    if big && inside >= glyphs::LINES && e > 0 {
-        let full = tile_value(e).to_string();
-        let shown = [full, number_text(e, 4)]
-            .into_iter()
-            .find(|t| glyphs::width(t) <= room && !t.contains('^'))
-            .and_then(|t| glyphs::big(&t));
-        if let Some(lines) = shown {
-            let col = at.0 + (size.0 - lines[0].chars().count()) / 2;
-            for (k, line) in lines.iter().enumerate() {
-                frame.put(col, middle - 1 + k, line, style);
+    let plain = Style::default();
+    for (row, ch) in [(at.1, '▄'), (at.1 + size.1 - 1, '▀')] {
+        match colors.board() {
+            // The board's half drawn as a character's colour, the tile's as the background:
+            // this works for a tile of the terminal's own background too.
+            Some(board) => {
+                let other = if ch == '▄' { '▀' } else { '▄' };
+                let edge = Style {
+                    fg: board.bg,
+                    bg: style.bg,
+                    ..plain
+                };
+                frame.put(at.0, row, &other.to_string().repeat(size.0), edge);
             }
-            // `new` on the line above the glyphs, where it is inside the tile's block.
-            if mark && middle >= at.1 + 2 + usize::from(half) {
-                frame.put(
-                    at.0 + (size.0 - 3) / 2,
-                    middle - 2,
-                    "new",
-                    Style {
-                        bold: false,
-                        ..style
-                    },
-                );
-            }
-            return;
+            // Without colour the block's half is the text's colour, where it is a block.
+            None if style.reverse => frame.put(at.0, row, &ch.to_string().repeat(size.0), plain),
+            None => frame.fill((at.0, row), (size.0, 1), plain),
         }
     }
-    let len = text.chars().count();
-    let col = at.0 + size.0.saturating_sub(len) / 2;
-    frame.put(col, middle, &text, style);
-    if mark {
-        if size.1 >= 3 && !half {
-            let col = at.0 + (size.0 - 3) / 2;
-            frame.put(
-                col,
-                middle - 1,
-                "new",
-                Style {
-                    bold: false,
-                    ..style
-                },
-            );
-        } else if col + len < at.0 + size.0 {
-            frame.put(col + len, middle, "*", style);
-        }
-    }
+    frame.fill((at.0, at.1 + 1), (size.0, size.1 - 2), block);
+    true
 }
 
 /// Draws `board` in its place of `layout`: at rest, or the frame of a move in motion that
@@ -275,7 +252,10 @@ pub(super) fn draw_board(frame: &mut Frame, board: &Board, layout: &Layout, mark
                 } else {
                     part(h)
                 };
-                let size = (part(w).max(cell_width_of(e).min(w)), tall);
+                let size = (
+                    part(w).max(number_text(e, w.saturating_sub(2)).chars().count().min(w)),
+                    tall,
+                );
                 let place = Place {
                     at: (col + (w - size.0) / 2, row + (h - size.1) / 2),
                     size,
@@ -318,10 +298,10 @@ fn draw_arrows(
 ) {
     let n = board.size();
     let arrow = match to {
-        Direction::Up => '^',
-        Direction::Down => 'v',
-        Direction::Left => '<',
-        Direction::Right => '>',
+        Direction::Up => "^",
+        Direction::Down => "v",
+        Direction::Left => "<",
+        Direction::Right => ">",
     };
     let style = colors.board().map_or(Style::BOLD, Style::from);
     let (tile, gap, margin) = (layout.tile, layout.gap, layout.margin);
@@ -356,18 +336,13 @@ fn draw_arrows(
     };
     for &row in &rows {
         for &col in &columns {
-            if col < frame.width && row < frame.height {
-                frame.put(col, row, &arrow.to_string(), style);
-            }
+            frame.put(col, row, arrow, style);
         }
     }
-    let Some(lines) = layout
-        .big
-        .then(|| glyphs::big(&arrow.to_string()))
-        .flatten()
-    else {
+    if !layout.big {
         return;
-    };
+    }
+    let lines = glyphs::arrow(to);
     let empty = Style {
         bold: false,
         ..Style::from(colors.tile(0))
@@ -384,9 +359,4 @@ fn draw_arrows(
             }
         }
     }
-}
-
-/// The width of a tile's number.
-fn cell_width_of(e: u8) -> usize {
-    tile_value(e).to_string().len()
 }

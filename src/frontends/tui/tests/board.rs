@@ -258,7 +258,7 @@ fn the_advice_is_drawn_on_the_board() {
                 }
             }
             // Big numbers (at 120x40), big arrows: one in each of the 14 empty cells.
-            let big = super::glyphs::big(&arrow.to_string()).unwrap();
+            let big = super::glyphs::arrow(to);
             let text = frame.to_text();
             let count = text.matches(big[0].as_str()).count();
             assert_eq!(tile_h >= 5 && tile_w >= 17, width == 120);
